@@ -1,0 +1,61 @@
+"""Helpers for AppTest: open a page in a language; check every visible string is translated."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import ROOT
+from ui.i18n import catalog
+
+APP = str(ROOT / "app.py")
+
+
+def open_page(page: str, lang: str = "en", timeout: float = 120) -> AppTest:
+    """Run app.py, switch to ``page`` (e.g. ``pages/home.py``) in ``lang``."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.query_params["lang"] = lang
+    at.run()
+    if page != "pages/home.py":
+        at.switch_page(page)
+        at.run()
+    return at
+
+
+@lru_cache(maxsize=None)
+def _templates(lang: str) -> tuple[re.Pattern, ...]:
+    patterns = []
+    for text in catalog(lang).values():
+        parts = re.split(r"\{[^{}]*\}", text)
+        patterns.append(re.compile("^" + "(.+?)".join(map(re.escape, parts)) + "$", re.S))
+    return tuple(patterns)
+
+
+def visible_labels(at: AppTest) -> list[str]:
+    """Titles, headers, captions, widget labels, tabs and expanders on the page."""
+    texts: list[str] = []
+    for kind in ("title", "header", "subheader", "caption"):
+        texts.extend(el.value for el in at.get(kind))
+    for kind in ("button", "checkbox", "toggle", "selectbox", "multiselect", "radio",
+                 "slider", "select_slider", "number_input", "text_input", "text_area",
+                 "date_input", "time_input", "color_picker"):
+        texts.extend(el.label for el in at.get(kind))
+    texts.extend(tab.label for tab in at.tabs)
+    texts.extend(exp.label for exp in at.expander)
+    return [text for text in texts if text]
+
+
+def untranslated(at: AppTest, lang: str) -> list[str]:
+    """Visible labels that match no template of the ``lang`` catalog."""
+    templates = _templates(lang)
+    return [text for text in visible_labels(at)
+            if not any(p.match(text) for p in templates)]
+
+
+def assert_clean(at: AppTest, lang: str) -> None:
+    """No exception on the page, and every label comes from the catalog."""
+    assert not at.exception, [e.value for e in at.exception]
+    missing = untranslated(at, lang)
+    assert not missing, f"strings not in the {lang} catalog: {missing}"

@@ -1,0 +1,45 @@
+"""The app shell: every page opens in both languages without an exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.apptest_helpers import assert_clean, open_page, visible_labels
+from ui.i18n import catalog
+from ui.nav import available_pages
+
+PAGES = [page.path for page in available_pages()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_opens_in_both_languages(page: str, lang: str) -> None:
+    at = open_page(page, lang)
+    assert_clean(at, lang)
+    assert visible_labels(at), "a page shows at least one label"
+
+
+def test_home_shows_versions_devices_and_language_switch() -> None:
+    at = open_page("pages/home.py", "en")
+    assert at.title[0].value == catalog("en")["home.title"]
+    versions = at.dataframe[0].value
+    assert "2.21.0" in versions.iloc[:, 1].tolist()
+    devices = at.dataframe[1].value
+    assert "CPU" in devices.iloc[:, 1].tolist()
+    at.sidebar.selectbox[0].set_value("zh").run()
+    assert at.title[0].value == catalog("zh")["home.title"]
+
+
+def test_language_from_query_parameter_survives_page_switch() -> None:
+    at = open_page("pages/home.py", "zh")
+    assert at.title[0].value == catalog("zh")["home.title"]
+    other = [p for p in PAGES if p != "pages/home.py"]
+    if other:
+        at.switch_page(other[0]).run()
+        assert at.session_state["lang"] == "zh"
+        assert_clean(at, "zh")
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    at = open_page("pages/home.py", "xx")
+    assert at.title[0].value == catalog("en")["home.title"]

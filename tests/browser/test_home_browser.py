@@ -1,0 +1,28 @@
+"""The home page in a real browser: renders, switches to Chinese, keeps ?lang=."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.conftest import wait_for_app
+from ui.i18n import catalog
+
+
+def test_home_switches_language(server: str, page, tmp_path: Path) -> None:
+    page.goto(server)
+    wait_for_app(page)
+    page.get_by_text(catalog("en")["home.title"], exact=True).first.wait_for()
+    page.get_by_text(catalog("en")["home.devices"]).first.wait_for()
+
+    page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="简体中文").click()
+    page.get_by_text(catalog("zh")["home.title"], exact=True).first.wait_for()
+    wait_for_app(page)
+    assert "lang=zh" in page.url
+    shot = tmp_path / "home-zh.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+    page.goto(f"{server}/?lang=zh")
+    wait_for_app(page)
+    page.get_by_text(catalog("zh")["home.devices"]).first.wait_for()

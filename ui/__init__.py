@@ -1,0 +1,1 @@
+"""Streamlit pieces shared by the pages: translation, navigation, errors, charts."""
