@@ -1,0 +1,262 @@
+"""ModelSpec: a versioned, JSON-serializable description of a Keras model.
+
+A spec is Sequential (layers applied in order; the input may be omitted to show
+deferred initialization) or Functional (each layer names its inputs; outputs are
+listed). One entry of ``layers`` is one *application* of a layer; an entry with
+``shares`` re-applies the layer of another entry, so both use the same weights
+(tied parameters). A ``Block`` entry holds nested ``layers`` applied in order.
+
+JSON shape (``format`` 1)::
+
+    {"format": 1, "name": "mlp", "kind": "sequential",
+     "inputs": [{"name": "image", "shape": [28, 28, 1], "dtype": "float32"}],
+     "layers": [{"name": "flatten", "type": "Flatten", "config": {}},
+                {"name": "dense", "type": "Dense", "config": {"units": 100}}],
+     "outputs": []}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from tfcore.errors import SpecError
+
+FORMAT = 1
+SEQUENTIAL, FUNCTIONAL = "sequential", "functional"
+KINDS = (SEQUENTIAL, FUNCTIONAL)
+DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem of a spec: where, which field, the bad value, what is allowed."""
+
+    location: str
+    field: str
+    value: Any
+    allowed: str
+    key: str = "spec.problem"
+
+    def __str__(self) -> str:
+        where = f"{self.location}.{self.field}" if self.field else self.location
+        return f"{where}: {self.allowed} Received: {self.value!r}"
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A model input: its name, shape without the batch axis, and dtype."""
+
+    name: str
+    shape: tuple[int | None, ...]
+    dtype: str = "float32"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype}
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """One application of a layer.
+
+    Attributes:
+        name: unique in the whole spec (nested blocks included).
+        type: a catalog type (``Dense``, ``Conv2D``, ``Block``, ...).
+        config: the layer's parameters, as the catalog schema names them.
+        inputs: Functional only: names of inputs or layers feeding this one.
+        shares: name of another entry whose layer (and weights) this entry re-applies.
+        layers: children of a ``Block``, applied in order.
+    """
+
+    name: str
+    type: str
+    config: Mapping[str, Any] = field(default_factory=dict)
+    inputs: tuple[str, ...] = ()
+    shares: str | None = None
+    layers: tuple["LayerSpec", ...] = ()
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"name": self.name, "type": self.type,
+                               "config": _plain(self.config)}
+        if self.inputs:
+            out["inputs"] = list(self.inputs)
+        if self.shares:
+            out["shares"] = self.shares
+        if self.layers:
+            out["layers"] = [child.to_dict() for child in self.layers]
+        return out
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A whole model: kind, inputs, layer applications and (Functional) outputs."""
+
+    name: str
+    kind: str
+    inputs: tuple[InputSpec, ...]
+    layers: tuple[LayerSpec, ...]
+    outputs: tuple[str, ...] = ()
+    description: str = ""
+    format: int = FORMAT
+
+    def to_dict(self) -> dict:
+        out = {"format": self.format, "name": self.name, "kind": self.kind,
+               "inputs": [i.to_dict() for i in self.inputs],
+               "layers": [layer.to_dict() for layer in self.layers],
+               "outputs": list(self.outputs)}
+        if self.description:
+            out["description"] = self.description
+        return out
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def with_layers(self, layers: tuple[LayerSpec, ...] | list[LayerSpec]) -> "ModelSpec":
+        return replace(self, layers=tuple(layers))
+
+    def all_layers(self) -> list[LayerSpec]:
+        """Every entry, nested blocks' children included, depth first."""
+        found: list[LayerSpec] = []
+
+        def walk(entries: tuple[LayerSpec, ...]) -> None:
+            for entry in entries:
+                found.append(entry)
+                walk(entry.layers)
+
+        walk(self.layers)
+        return found
+
+    def layer(self, name: str) -> LayerSpec:
+        for entry in self.all_layers():
+            if entry.name == name:
+                return entry
+        raise SpecError(f"No layer named {name!r} in spec {self.name!r}.",
+                        key="spec.no_layer", params={"layer": name})
+
+
+def _plain(value: Any) -> Any:
+    """Deep-copy config values into plain JSON types (tuples become lists)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _frozen_config(value: Any) -> dict:
+    return dict(_plain(value)) if isinstance(value, Mapping) else {}
+
+
+def _parse_layer(data: Any, where: str, problems: list[Problem]) -> LayerSpec | None:
+    if not isinstance(data, Mapping):
+        problems.append(Problem(where, "", data, "A layer must be a JSON object."))
+        return None
+    name, kind = data.get("name"), data.get("type")
+    if not isinstance(name, str) or not name:
+        problems.append(Problem(where, "name", name, "A layer needs a non-empty name."))
+        name = name if isinstance(name, str) else ""
+    if not isinstance(kind, str) or not kind:
+        problems.append(Problem(name or where, "type", kind, "A layer needs a type."))
+        kind = ""
+    config = data.get("config", {})
+    if not isinstance(config, Mapping):
+        problems.append(Problem(name or where, "config", config, "config must be an object."))
+        config = {}
+    inputs = data.get("inputs", [])
+    if isinstance(inputs, str):
+        inputs = [inputs]
+    if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
+        problems.append(Problem(name or where, "inputs", inputs,
+                                "inputs must be a list of layer or input names."))
+        inputs = []
+    shares = data.get("shares")
+    if shares is not None and not isinstance(shares, str):
+        problems.append(Problem(name or where, "shares", shares, "shares must be a name."))
+        shares = None
+    children = []
+    for index, child in enumerate(data.get("layers", []) or []):
+        parsed = _parse_layer(child, f"{name or where}.layers[{index}]", problems)
+        if parsed is not None:
+            children.append(parsed)
+    return LayerSpec(name=name, type=kind, config=_frozen_config(config),
+                     inputs=tuple(inputs), shares=shares, layers=tuple(children))
+
+
+def _parse_input(data: Any, where: str, problems: list[Problem]) -> InputSpec | None:
+    if not isinstance(data, Mapping):
+        problems.append(Problem(where, "", data, "An input must be a JSON object."))
+        return None
+    name = data.get("name") or "input"
+    shape = data.get("shape")
+    if not isinstance(shape, (list, tuple)) or not all(
+            s is None or (isinstance(s, int) and not isinstance(s, bool) and s > 0)
+            for s in shape):
+        problems.append(Problem(name, "shape", shape,
+                                "shape must be a list of positive integers (or null)."))
+        shape = ()
+    dtype = data.get("dtype", "float32")
+    if dtype not in DTYPES:
+        problems.append(Problem(name, "dtype", dtype, f"dtype must be one of {DTYPES}."))
+        dtype = "float32"
+    return InputSpec(name=str(name), shape=tuple(shape), dtype=dtype)
+
+
+def from_dict(data: Any) -> ModelSpec:
+    """Parse a spec document; every structural problem is reported at once.
+
+    Raises:
+        SpecError: with ``details`` listing each located :class:`Problem`.
+    """
+    problems: list[Problem] = []
+    if not isinstance(data, Mapping):
+        raise SpecError("A model spec must be a JSON object.", key="spec.not_object",
+                        details=[Problem("spec", "", type(data).__name__,
+                                         "A model spec must be a JSON object.")])
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        problems.append(Problem("spec", "format", fmt, f"Only format {FORMAT} is known."))
+    kind = data.get("kind", SEQUENTIAL)
+    if kind not in KINDS:
+        problems.append(Problem("spec", "kind", kind, f"kind must be one of {KINDS}."))
+        kind = SEQUENTIAL
+    raw_inputs = data.get("inputs", []) or []
+    if not isinstance(raw_inputs, list):
+        problems.append(Problem("spec", "inputs", raw_inputs, "inputs must be a list."))
+        raw_inputs = []
+    inputs = [i for n, raw in enumerate(raw_inputs)
+              if (i := _parse_input(raw, f"inputs[{n}]", problems)) is not None]
+    raw_layers = data.get("layers", [])
+    if not isinstance(raw_layers, list):
+        problems.append(Problem("spec", "layers", raw_layers, "layers must be a list."))
+        raw_layers = []
+    layers = [layer for n, raw in enumerate(raw_layers)
+              if (layer := _parse_layer(raw, f"layers[{n}]", problems)) is not None]
+    outputs = data.get("outputs", []) or []
+    if isinstance(outputs, str):
+        outputs = [outputs]
+    if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
+        problems.append(Problem("spec", "outputs", outputs, "outputs must be a list of names."))
+        outputs = []
+    if problems:
+        raise SpecError(f"The model spec has {len(problems)} problem(s).",
+                        key="spec.invalid", params={"count": len(problems)},
+                        details=problems)
+    return ModelSpec(name=str(data.get("name") or "model"), kind=kind,
+                     inputs=tuple(inputs), layers=tuple(layers), outputs=tuple(outputs),
+                     description=str(data.get("description") or ""), format=FORMAT)
+
+
+def from_json(text: str) -> ModelSpec:
+    """Parse a spec from JSON text.
+
+    Raises:
+        SpecError: the text is not JSON, or the document is not a valid spec.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+                        key="spec.bad_json",
+                        params={"msg": exc.msg, "line": exc.lineno, "col": exc.colno}) from exc
+    return from_dict(data)
