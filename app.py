@@ -1,4 +1,6 @@
-"""TF Lab: the router. Sidebar (language, devices, jobs) and navigation over pages/."""
+"""TF Lab: the router. Sidebar (language, devices, jobs) and navigation over app_pages/."""
+
+from pathlib import Path
 
 import streamlit as st
 
@@ -15,7 +17,7 @@ sections: dict[str, list] = {}
 for page in available_pages():
     sections.setdefault(t(page.section), []).append(
         st.Page(page.path, title=t(page.key), icon=page.icon,
-                default=page.path == "pages/home.py", url_path=page.path[6:-3]))
+                default=page.path == "app_pages/home.py", url_path=Path(page.path).stem))
 navigation = st.navigation(sections)
 sidebar.render()
 navigation.run()

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 
 from tfcore.errors import WeightsError
 
+CUSTOM_PACKAGE = "tflab"
+
 
 @dataclass(frozen=True)
 class InitParam:
@@ -32,6 +34,7 @@ class InitializerType:
     params: tuple[InitParam, ...] = ()
     seeded: bool = False
     title: Mapping[str, str] = field(default_factory=dict)
+    registered_name: str | None = None  # custom classes: "tflab>ClassName"
 
 
 _MEAN = InitParam("mean", 0.0)
@@ -64,6 +67,12 @@ INITIALIZERS: dict[str, InitializerType] = {i.name: i for i in (
                     {"en": "Orthogonal", "zh": "正交"}),
     InitializerType("identity", "Identity", (_SCALE,), False,
                     {"en": "Identity (2-D square-compatible)", "zh": "单位矩阵（二维）"}),
+    InitializerType("tutorial_custom", "ZeroedUniform",
+                    (InitParam("minval", -10.0), InitParam("maxval", 10.0),
+                     InitParam("threshold", 5.0, 0.0)), True,
+                    {"en": "Tutorial custom: U(-10, 10), |w| < 5 set to 0",
+                     "zh": "教程自定义：U(-10, 10)，|w| < 5 置零"},
+                    registered_name=f"{CUSTOM_PACKAGE}>ZeroedUniform"),
 )}
 
 
@@ -98,6 +107,53 @@ def make_initializer(name: str, params: Mapping[str, Any] | None = None,
                                key="errors.initializer_range",
                                params={"name": name, "param": key, "value": value})
     config = {p.name: float(params.get(p.name, p.default)) for p in kind.params}
+    if config.get("minval", 0.0) > config.get("maxval", 0.0):
+        raise WeightsError(f"{name}.minval must not exceed maxval. Received: "
+                           f"minval={config['minval']}, maxval={config['maxval']}",
+                           key="errors.initializer_bounds",
+                           params={"name": name, "minval": config["minval"],
+                                   "maxval": config["maxval"]})
     if kind.seeded:
         config["seed"] = seed
-    return keras.initializers.get({"class_name": kind.keras_class, "config": config})
+    identifier: dict[str, Any] = {"class_name": kind.keras_class, "config": config}
+    if kind.registered_name:
+        zeroed_uniform_class()  # registers the custom class before deserializing
+        identifier["registered_name"] = kind.registered_name
+    return keras.initializers.get(identifier)
+
+
+_ZEROED_UNIFORM: list[type] = []
+
+
+def zeroed_uniform_class() -> type:
+    """The tutorials' custom initializer class, registered as ``tflab>ZeroedUniform``.
+
+    It draws U(minval, maxval) and sets every value with ``|w| < threshold`` to zero
+    (the tutorial: U(-10, 10), threshold 5). Defined lazily so importing the catalog
+    does not import Keras.
+    """
+    if _ZEROED_UNIFORM:
+        return _ZEROED_UNIFORM[0]
+    import keras
+
+    @keras.saving.register_keras_serializable(package=CUSTOM_PACKAGE)
+    class ZeroedUniform(keras.initializers.RandomUniform):
+        """U(minval, maxval) with every value of magnitude below ``threshold`` zeroed."""
+
+        def __init__(self, minval: float = -10.0, maxval: float = 10.0,
+                     threshold: float = 5.0, seed: Any = None) -> None:
+            if threshold < 0:
+                raise ValueError(f"threshold must be >= 0. Received: threshold={threshold}")
+            self.threshold = threshold
+            super().__init__(minval=minval, maxval=maxval, seed=seed)
+
+        def __call__(self, shape: Any, dtype: Any = None) -> Any:
+            values = super().__call__(shape, dtype=dtype)
+            keep = keras.ops.cast(keras.ops.abs(values) >= self.threshold, values.dtype)
+            return values * keep
+
+        def get_config(self) -> dict:
+            return {**super().get_config(), "threshold": self.threshold}
+
+    _ZEROED_UNIFORM.append(ZeroedUniform)
+    return ZeroedUniform

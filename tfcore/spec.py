@@ -38,10 +38,14 @@ class Problem:
     value: Any
     allowed: str
     key: str = "spec.problem"
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def where(self) -> str:
+        return f"{self.location}.{self.field}" if self.field else self.location
 
     def __str__(self) -> str:
-        where = f"{self.location}.{self.field}" if self.field else self.location
-        return f"{where}: {self.allowed} Received: {self.value!r}"
+        return f"{self.where}: {self.allowed} Received: {self.value!r}"
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import streamlit as st
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANG = "en"
-STATE_KEY = "lang"
+STATE_KEY = "lang"  # the session's language; not a widget key, so it survives page switches
+WIDGET_KEY = "lang_widget"
 
 
 @lru_cache(maxsize=None)
@@ -65,11 +66,18 @@ def init_language() -> str:
 
 def language_selector() -> None:
     """The sidebar language switch; mirrors the choice into the URL (``?lang=``)."""
+    if st.session_state.get(WIDGET_KEY) != current_lang():
+        st.session_state[WIDGET_KEY] = current_lang()
+
+    def _changed() -> None:
+        st.session_state[STATE_KEY] = st.session_state[WIDGET_KEY]
+
     st.sidebar.selectbox(
         t("app.language"),
         options=list(LANGUAGES),
         format_func=LANGUAGES.__getitem__,
-        key=STATE_KEY,
+        key=WIDGET_KEY,
+        on_change=_changed,
     )
     if st.query_params.get("lang") != current_lang():
         st.query_params["lang"] = current_lang()

@@ -10,7 +10,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 @dataclass(frozen=True)
 class PageDef:
-    """One page: its file under ``pages/``, its title key (``<key>.desc`` describes it)."""
+    """One page: its file under ``app_pages/``, its title key (``<key>.desc`` describes it)."""
 
     path: str
     key: str
@@ -23,15 +23,15 @@ class PageDef:
 
 
 PAGES: tuple[PageDef, ...] = (
-    PageDef("pages/home.py", "nav.home", ":material/home:", "nav.section.start"),
-    PageDef("pages/tensors.py", "nav.tensors", ":material/function:", "nav.section.foundations"),
-    PageDef("pages/pipeline.py", "nav.pipeline", ":material/conveyor_belt:", "nav.section.foundations"),
-    PageDef("pages/placement.py", "nav.placement", ":material/memory:", "nav.section.foundations"),
-    PageDef("pages/builder.py", "nav.builder", ":material/account_tree:", "nav.section.models"),
-    PageDef("pages/weights.py", "nav.weights", ":material/tune:", "nav.section.models"),
-    PageDef("pages/train.py", "nav.train", ":material/model_training:", "nav.section.training"),
-    PageDef("pages/runs.py", "nav.runs", ":material/folder_open:", "nav.section.training"),
-    PageDef("pages/timing.py", "nav.timing", ":material/timer:", "nav.section.training"),
+    PageDef("app_pages/home.py", "nav.home", ":material/home:", "nav.section.start"),
+    PageDef("app_pages/tensors.py", "nav.tensors", ":material/function:", "nav.section.foundations"),
+    PageDef("app_pages/pipeline.py", "nav.pipeline", ":material/conveyor_belt:", "nav.section.foundations"),
+    PageDef("app_pages/placement.py", "nav.placement", ":material/memory:", "nav.section.foundations"),
+    PageDef("app_pages/builder.py", "nav.builder", ":material/account_tree:", "nav.section.models"),
+    PageDef("app_pages/weights.py", "nav.weights", ":material/tune:", "nav.section.models"),
+    PageDef("app_pages/train.py", "nav.train", ":material/model_training:", "nav.section.training"),
+    PageDef("app_pages/runs.py", "nav.runs", ":material/folder_open:", "nav.section.training"),
+    PageDef("app_pages/timing.py", "nav.timing", ":material/timer:", "nav.section.training"),
 )
 
 

@@ -14,11 +14,11 @@ APP = str(ROOT / "app.py")
 
 
 def open_page(page: str, lang: str = "en", timeout: float = 120) -> AppTest:
-    """Run app.py, switch to ``page`` (e.g. ``pages/home.py``) in ``lang``."""
+    """Run app.py, switch to ``page`` (e.g. ``app_pages/home.py``) in ``lang``."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.query_params["lang"] = lang
     at.run()
-    if page != "pages/home.py":
+    if page != "app_pages/home.py":
         at.switch_page(page)
         at.run()
     return at

@@ -20,7 +20,7 @@ def test_every_page_opens_in_both_languages(page: str, lang: str) -> None:
 
 
 def test_home_shows_versions_devices_and_language_switch() -> None:
-    at = open_page("pages/home.py", "en")
+    at = open_page("app_pages/home.py", "en")
     assert at.title[0].value == catalog("en")["home.title"]
     versions = at.dataframe[0].value
     assert "2.21.0" in versions.iloc[:, 1].tolist()
@@ -31,9 +31,9 @@ def test_home_shows_versions_devices_and_language_switch() -> None:
 
 
 def test_language_from_query_parameter_survives_page_switch() -> None:
-    at = open_page("pages/home.py", "zh")
+    at = open_page("app_pages/home.py", "zh")
     assert at.title[0].value == catalog("zh")["home.title"]
-    other = [p for p in PAGES if p != "pages/home.py"]
+    other = [p for p in PAGES if p != "app_pages/home.py"]
     if other:
         at.switch_page(other[0]).run()
         assert at.session_state["lang"] == "zh"
@@ -41,5 +41,5 @@ def test_language_from_query_parameter_survives_page_switch() -> None:
 
 
 def test_unknown_language_falls_back_to_english() -> None:
-    at = open_page("pages/home.py", "xx")
+    at = open_page("app_pages/home.py", "xx")
     assert at.title[0].value == catalog("en")["home.title"]

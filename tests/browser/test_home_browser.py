@@ -26,3 +26,13 @@ def test_home_switches_language(server: str, page, tmp_path: Path) -> None:
     page.goto(f"{server}/?lang=zh")
     wait_for_app(page)
     page.get_by_text(catalog("zh")["home.devices"]).first.wait_for()
+
+
+def test_deep_link_runs_through_the_router(server: str, page) -> None:
+    """A link straight to a page gets the sidebar, the menu titles and ?lang= of app.py."""
+    page.goto(f"{server}/timing?lang=zh")
+    wait_for_app(page)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    sidebar.get_by_text(catalog("zh")["nav.timing"]).first.wait_for()
+    sidebar.get_by_text(catalog("zh")["app.language"]).first.wait_for()
+    assert "app_pages" not in sidebar.inner_text()

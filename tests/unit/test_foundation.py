@@ -32,7 +32,7 @@ def test_tfcore_never_imports_streamlit() -> None:
 
 
 def test_page_files_define_no_keras_classes() -> None:
-    for path in (ROOT / "pages").glob("*.py"):
+    for path in (ROOT / "app_pages").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         classes = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
         assert classes == [], f"{path.name} defines classes {classes}; put them in tfcore"
@@ -85,3 +85,10 @@ def test_cli_devices_and_version_as_json() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["tensorflow"] == "2.21.0"
+
+
+def test_no_pages_folder_beside_app() -> None:
+    """Streamlit runs a ``pages/`` folder's files directly (MPA v1) until the first
+    st.navigation call, so a deep link would skip app.py's router and sidebar."""
+    assert not (ROOT / "pages").exists()
+    assert (ROOT / "app_pages" / "home.py").is_file()

@@ -11,7 +11,7 @@ st.title(t("home.title"))
 st.markdown(t("home.intro"))
 
 st.subheader(t("home.pages"))
-cards = [page for page in available_pages() if page.path != "pages/home.py"]
+cards = [page for page in available_pages() if page.path != "app_pages/home.py"]
 columns = st.columns(3)
 for index, page in enumerate(cards):
     with columns[index % 3].container(border=True):

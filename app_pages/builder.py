@@ -1,0 +1,71 @@
+"""Model builder: edit a spec by point-and-click; diagram, summary, problems, code, save."""
+
+import streamlit as st
+
+from tfcore.presets import get_preset, preset_names, preset_title
+from tfcore.spec_ops import scratch_spec
+from tfcore.summary import summarize
+from ui import builder_panels as panels
+from ui.i18n import pick, t
+from ui.model_picker import CURRENT_SPEC_KEY
+from ui.spec_fields import labels
+from ui.spec_editor import (DRAFT, header_editor, inputs_editor, layers_editor,
+                            outputs_editor, replace_draft)
+
+st.title(t("builder.title"))
+st.caption(t("builder.intro"))
+
+if DRAFT not in st.session_state:
+    st.session_state[DRAFT] = st.session_state.get(CURRENT_SPEC_KEY) or get_preset("mlp")
+
+starts = ["scratch", *preset_names()]
+cols = st.columns([3, 1], vertical_alignment="bottom")
+cols[0].selectbox(t("builder.start"), starts, key="bld.start", index=starts.index("mlp"),
+                  format_func=labels({n: t("builder.scratch") if n == "scratch"
+                                      else pick(preset_title(n)) for n in starts}))
+cols[1].button(t("builder.load"), key="bld.load", icon=":material/restart_alt:",
+               on_click=lambda: replace_draft(scratch_spec() if st.session_state["bld.start"]
+                                              == "scratch" else get_preset(
+                                                  st.session_state["bld.start"])))
+
+draft = st.session_state[DRAFT]
+before = summarize(draft)
+by_layer: dict[str, list] = {}
+for problem in before.problems:
+    by_layer.setdefault(problem.location, []).append(problem)
+
+left, right = st.columns([1, 1], gap="large")
+with left:
+    spec = header_editor(draft)
+    spec = inputs_editor(spec)
+    spec = layers_editor(spec, by_layer)
+    spec = outputs_editor(spec)
+st.session_state[DRAFT] = spec
+
+summary = summarize(spec)
+if [p.location for p in summary.problems] != [p.location for p in before.problems]:
+    st.rerun()  # pin the new problems to their layers' forms
+if summary.ok:
+    st.session_state[CURRENT_SPEC_KEY] = spec
+good = st.session_state.get(CURRENT_SPEC_KEY)
+
+with right:
+    panels.problems_panel(summary)
+    if not summary.ok and good is not None and good != spec:
+        st.caption(t("builder.last_good", name=good.name))
+    shown, shown_summary = (spec, summary) if summary.ok or good is None else (
+        good, summarize(good))
+    st.subheader(t("builder.diagram"))
+    panels.diagram(shown, shown_summary, {p.location for p in summary.problems})
+    st.subheader(t("builder.summary"))
+    panels.summary_table(shown_summary)
+    if summary.deferred:
+        panels.deferred_panel(spec)
+
+code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"), t("builder.tab.save")])
+with code:
+    panels.code_tab(shown)
+with io:
+    panels.io_tab(spec)
+with save:
+    panels.save_tab(spec, summary.ok)

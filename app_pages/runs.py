@@ -1,0 +1,64 @@
+"""Runs & checkpoints: compare runs, look inside checkpoints, restore, evaluate, export."""
+
+import streamlit as st
+
+from tfcore.run_admin import list_runs
+from ui import runs_actions as actions
+from ui import runs_detail as detail
+from ui import runs_panels as panels
+from ui.errors import guarded
+from ui.i18n import t
+from ui.resources import workspace
+
+st.title(t("runs.title"))
+st.caption(t("runs.intro"))
+
+root = workspace().runs
+summaries = list_runs(root)
+if not summaries:
+    st.info(t("runs.none"))
+else:
+    shown = panels.filters(summaries)
+    panels.runs_table(shown)
+    if not shown:
+        st.info(t("runs.filter.empty"))
+    else:
+        with guarded():
+            panels.compare_panel(root, shown)
+
+        st.subheader(t("runs.detail.title"))
+        by_id = {s.run_id: s for s in shown}
+        labels = {s.run_id: panels.run_label(s) for s in shown}
+        if st.session_state.get("runs.detail.run") not in by_id:
+            st.session_state.pop("runs.detail.run", None)
+        run_id = st.selectbox(t("runs.detail.run"), list(by_id), format_func=labels.get,
+                              key="runs.detail.run")
+        summary = by_id[run_id]
+        run_dir = root / run_id
+        for problem in summary.problems:
+            st.warning(t("runs.detail.problem", problem=problem))
+        listing = detail.listing_for(run_dir)
+        names = ("config", "curves", "ckpts", "vars", "diff", "restore", "export", "manage")
+        tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))
+        with tabs["config"], guarded():
+            detail.config_tab(run_dir, summary)
+        with tabs["curves"], guarded():
+            detail.curves_tab(root, run_id, listing)
+        with tabs["manage"], guarded():
+            actions.manage_tab(root, summary)
+        if listing is None:
+            for name in ("ckpts", "vars", "diff", "restore", "export"):
+                tabs[name].info(t("runs.ckpt.none"))
+        else:
+            with tabs["ckpts"], guarded():
+                detail.checkpoints_tab(listing)
+            with tabs["vars"], guarded():
+                detail.variables_tab(listing, run_dir)
+            with tabs["diff"], guarded():
+                detail.diff_tab(listing, run_dir)
+            with tabs["restore"], guarded():
+                actions.restore_tab(root, summary, listing)
+            with tabs["export"], guarded():
+                actions.export_tab(root, summary, listing)
+
+actions.foreign_panel()

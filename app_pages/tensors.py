@@ -1,0 +1,21 @@
+"""Tensors & gradients: tensors and operations, GradientTape, gradient descent live, saving."""
+
+import streamlit as st
+
+from ui.foundation_gradients import gd_tab, tape_tab
+from ui.foundation_tensors import saving_tab, tensors_tab
+from ui.i18n import t
+
+st.title(t("foundations.tensors.title"))
+st.markdown(t("foundations.tensors.intro"))
+
+tabs = st.tabs([t("foundations.tab.tensors"), t("foundations.tab.tape"),
+                t("foundations.tab.gd"), t("foundations.tab.save")])
+with tabs[0]:
+    tensors_tab()
+with tabs[1]:
+    tape_tab()
+with tabs[2]:
+    gd_tab()
+with tabs[3]:
+    saving_tab()

@@ -1,0 +1,24 @@
+"""Eager vs graph: time eager, tf.function, XLA and Keras's step; tracing lab; AutoGraph."""
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.timing_labs import autograph_panel, tracing_panel
+from ui.timing_panels import compare_panel, g1_panel, sweep_panel
+
+st.title(t("timing.title"))
+st.markdown(t("timing.intro"))
+
+compare, g1, sweep, tracing, autograph = st.tabs([
+    t("timing.tab.compare"), t("timing.tab.g1"), t("timing.tab.sweep"),
+    t("timing.tab.tracing"), t("timing.tab.autograph")])
+with compare:
+    compare_panel()
+with g1:
+    g1_panel()
+with sweep:
+    sweep_panel()
+with tracing:
+    tracing_panel()
+with autograph:
+    autograph_panel()

@@ -1,0 +1,48 @@
+"""Shared helpers for the training tests: requests, specs and waiting on real run dirs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tfcore.presets import get_preset
+from tfcore.runs import RunStore
+from tfcore.spec import InputSpec, LayerSpec, ModelSpec
+
+# Every wait is bounded: workers share two cores with the whole team.
+WAIT = 420.0
+
+
+def house_linear_spec() -> ModelSpec:
+    """Scenario M1: y = a*x + b as one Dense(1) on one input, zero-initialized."""
+    return ModelSpec(name="house_linear", kind="sequential", inputs=(InputSpec("year", (1,)),),
+                     layers=(LayerSpec("linear", "Dense", {"units": 1,
+                                                           "kernel_initializer": "zeros",
+                                                           "bias_initializer": "zeros"}),))
+
+
+def mlp_request(**training) -> dict:
+    base = {"epochs": 2, "batch_size": 50, "ckpt_every": 10}
+    return {"spec": get_preset("mlp").to_dict(), "dataset": {"name": "digits28"},
+            "training": base | training, "device": {"kind": "cpu"}}
+
+
+def m1_request(steps: int = 10_000, **training) -> dict:
+    base = {"steps": steps, "batch_size": 5, "optimizer": "sgd", "learning_rate": 1e-3,
+            "loss": "half_sse", "metrics": [], "loop": "custom", "shuffle": False,
+            "validate_every": 1000, "ckpt_every": 5000}
+    return {"spec": house_linear_spec().to_dict(), "dataset": {"name": "house_prices"},
+            "training": base | training, "device": {"kind": "cpu"}}
+
+
+def wait_until(predicate, timeout: float = WAIT, poll: float = 0.1) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(poll)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+def train_records(root: Path, run_id: str) -> list[dict]:
+    return [r for r in RunStore(root).metrics(run_id).records if r["split"] == "train"]

@@ -1,0 +1,91 @@
+"""TrainConfig and the registries: round trip, located errors, no TensorFlow needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tfcore.callbacks import Listeners, MetricsLogger, NaNGuard, StopPoller, TrainState
+from tfcore.errors import RunError
+from tfcore.runs import RunPaths, read_metrics
+from tfcore.train import LOSSES, METRICS, OPTIMIZERS, SCHEDULES, TrainConfig, steps_per_epoch
+from tfcore.train_loops import epoch_order, epoch_plan
+
+
+def test_config_round_trip_and_defaults() -> None:
+    config = TrainConfig(epochs=3, optimizer="sgd", momentum=0.9, metrics=("mae",), loss="mse")
+    assert TrainConfig.from_dict(config.to_dict()) == config
+    assert TrainConfig().to_dict()["metrics"] == ["sparse_categorical_accuracy"]
+    assert set(OPTIMIZERS) == {"sgd", "adam", "adamw", "rmsprop", "adagrad"}
+    assert {"constant", "cosine", "exponential"} <= set(SCHEDULES)
+    assert "half_sse" in LOSSES and "sparse_categorical_accuracy" in METRICS
+
+
+@pytest.mark.parametrize("field,value,echo", [
+    ("optimizer", "sgdd", "optimizer='sgdd'"), ("epochs", 0, "epochs=0"),
+    ("learning_rate", -1.0, "learning_rate=-1.0"), ("loss", "nope", "loss='nope'"),
+    ("metrics", ["acc"], "metrics='acc'"), ("batch_size", 2.5, "batch_size=2.5"),
+])
+def test_bad_values_are_echoed(field: str, value: object, echo: str) -> None:
+    with pytest.raises(RunError) as info:
+        TrainConfig.from_dict({field: value})
+    assert echo in info.value.message
+    assert info.value.key == "train.err.setting"
+
+
+def test_steps_override_epochs_and_plan_resumes_mid_epoch() -> None:
+    config = TrainConfig(epochs=2, batch_size=10, steps=7)
+    assert steps_per_epoch(25, 10) == 3 and config.total_steps(25) == 7
+    state = TrainState(total_steps=7, steps_per_epoch=3, batch_size=10, step=4, start_step=4)
+    plan = []
+    for epoch_index, idx in epoch_plan(state, config, 25):
+        plan.append((epoch_index, len(idx)))
+        state.step += -(-len(idx) // 10)
+    # resumed at step 4: the rest of epoch 2 (2 batches = 15 examples), then 1 step of epoch 3
+    assert plan == [(1, 15), (2, 10)]
+    np.testing.assert_array_equal(epoch_order(25, 0, 1, True), epoch_order(25, 0, 1, True))
+    assert not np.array_equal(epoch_order(25, 0, 1, True), epoch_order(25, 0, 2, True))
+
+
+def test_listeners_stop_on_nan_and_request_and_bound_the_rate(tmp_path) -> None:
+    paths = RunPaths(tmp_path / "run")
+    paths.root.mkdir()
+    logger = MetricsLogger(paths, log_every=1, max_per_sec=5.0, tensorboard=False)
+    state = TrainState(total_steps=1000, steps_per_epoch=1000, batch_size=1)
+    listeners = Listeners([NaNGuard(), StopPoller(paths), logger])
+    listeners.on_train_start(state)
+    for _ in range(200):                  # 200 fast steps: far fewer than 200 records
+        state.step += 1
+        listeners.on_batch_end(state, {"loss": 1.0})
+    assert not state.should_stop
+    records = read_metrics(paths.metrics).records
+    assert 1 <= len(records) < 20 and records[0]["step"] == 1
+    paths.stop_request.write_text("now")
+    state.step += 1
+    listeners.on_batch_end(state, {"loss": 0.5})
+    assert state.stop_reason == "request"
+    state2 = TrainState(total_steps=10, steps_per_epoch=10, batch_size=1)
+    Listeners([NaNGuard()]).on_batch_end(state2, {"loss": float("nan")})
+    assert state2.stop_reason == "nan"
+    listeners.on_train_end(state, "stopped")
+    logger.close()
+    assert read_metrics(paths.metrics).records[-1]["step"] == 201
+
+
+def test_fit_chunks_span_whole_epochs_up_to_the_next_validation() -> None:
+    from tfcore.train_loops import fit_chunk
+
+    # M1: 5 examples, batch 5 -> one step per epoch; validation every 1000 epochs
+    config = TrainConfig(batch_size=5, steps=10_000, validate_every=1000, shuffle=False)
+    state = TrainState(total_steps=10_000, steps_per_epoch=1, batch_size=5, step=0)
+    epochs, idx = fit_chunk(state, config, 5)
+    assert epochs == 1000 and len(idx) == 5000
+    state.step = 9_990                                    # the chunk ends at the last step
+    epochs, idx = fit_chunk(state, config, 5)
+    assert epochs == 10 and len(idx) == 50
+    # uneven last batch (1257 % 50 != 0): never more than the rest of one epoch
+    config = TrainConfig(batch_size=50, validate_every=5)
+    state = TrainState(total_steps=130, steps_per_epoch=26, batch_size=50, step=30)
+    epochs, idx = fit_chunk(state, config, 1257)
+    assert epochs == 1 and len(idx) == 1257 - 4 * 50
+    np.testing.assert_array_equal(idx, epoch_order(1257, 0, 1, True)[200:])

@@ -1,0 +1,106 @@
+"""Foundations labs from the command line: ``grad``, ``regress``, ``tensor``, ``pipeline``,
+``placement``; each prints one JSON document."""
+
+from __future__ import annotations
+
+import argparse
+
+from tfcore.cli import print_json
+from tfcore.errors import TFLabError
+
+
+def _assignments(items: list[str]) -> dict[str, list[float]]:
+    """``["x=3", "w=1,2"]`` -> ``{"x": [3.0], "w": [1.0, 2.0]}``."""
+    out = {}
+    for item in items or []:
+        name, _, text = item.partition("=")
+        try:
+            out[name.strip()] = [float(v) for v in text.split(",") if v.strip()]
+        except ValueError:
+            raise TFLabError(f"--set takes name=value[,value...]. Received: {item!r}",
+                             key="foundations.err.autodiff") from None
+    return out
+
+
+def _grad(args: argparse.Namespace) -> int:
+    from tfcore.autodiff_lab import evaluate
+
+    values = {k: (v[0] if len(v) == 1 else v) for k, v in _assignments(args.set).items()}
+    print_json(evaluate(args.expression, values).to_dict())
+    return 0
+
+
+def _regress(args: argparse.Namespace) -> int:
+    from tfcore.regression_lab import solve
+
+    snap = solve(args.problem, args.steps, args.optimizer, args.lr)
+    print_json({**snap.to_dict(), "first_loss": float(snap.loss_history[0])})
+    return 0
+
+
+def _tensor(args: argparse.Namespace) -> int:
+    from tfcore.tensor_lab import apply_op, create_tensor
+
+    a = create_tensor("constant", text=args.a, dtype=args.dtype)
+    inputs, names = [a], ["a"]
+    if args.b is not None:
+        inputs.append(create_tensor("constant", text=args.b, dtype=args.dtype))
+        names.append("b")
+    params = {k: v for k, v in (("axis", args.axis), ("shape", args.shape)) if v is not None}
+    result = apply_op(args.op, inputs, names, **params)
+    print_json(result.to_dict())
+    return 0
+
+
+def _pipeline(args: argparse.Namespace) -> int:
+    from tfcore.pipeline_lab import PipelineSpec, label_order, pipeline_code
+
+    spec = PipelineSpec(shuffle_buffer=args.buffer, batch_size=args.batch, seed=args.seed)
+    order = label_order(spec, batches=args.batches)
+    print_json({"code": pipeline_code(spec),
+                "classes_per_batch": order.classes_per_batch.tolist(),
+                "labels": [order.labels[order.batch == i].tolist()
+                           for i in range(len(order.classes_per_batch))]})
+    return 0
+
+
+def _placement(args: argparse.Namespace) -> int:
+    from tfcore.placement_lab import logical_devices, place, try_all_gpus, try_gpu
+
+    placed = place(args.device or try_gpu(0))
+    print_json({"devices": logical_devices(), "try_gpu(0)": try_gpu(0),
+                "try_all_gpus()": try_all_gpus(), "requested": placed.requested,
+                "device": placed.device})
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("grad", help="value and gradients of a GradientTape lab expression")
+    p.add_argument("expression", help="square, t2, sigmoid, cubic or product")
+    p.add_argument("--set", action="append", metavar="NAME=V[,V]",
+                   help="a variable's value, e.g. --set x=3 or --set w=1,2")
+    p.set_defaults(func=_grad)
+    p = sub.add_parser("regress", help="gradient descent on M1 or M2 from zero (JSON)")
+    p.add_argument("problem", choices=["m1", "m2"])
+    p.add_argument("--steps", type=int, default=None, help="default: the scenario's count")
+    p.add_argument("--optimizer", default=None, help="sgd, momentum, adam, rmsprop, adagrad")
+    p.add_argument("--lr", type=float, default=None, help="learning rate")
+    p.set_defaults(func=_regress)
+    p = sub.add_parser("tensor", help="apply one catalog operation to typed matrices")
+    p.add_argument("op", help="add, matmul, square, reduce_sum, reduce_mean, reshape, concat, "
+                              "transpose, cast")
+    p.add_argument("a", help="values, e.g. '1 2; 3 4'")
+    p.add_argument("b", nargs="?", default=None, help="second tensor for two-input ops")
+    p.add_argument("--dtype", default="float32")
+    p.add_argument("--axis", default=None)
+    p.add_argument("--shape", default=None)
+    p.set_defaults(func=_tensor)
+    p = sub.add_parser("pipeline", help="label order per batch of the sorted digits pipeline")
+    p.add_argument("--buffer", type=int, default=1, help="shuffle buffer (1 keeps order)")
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--batches", type=int, default=3)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_pipeline)
+    p = sub.add_parser("placement", help="devices, try_gpu, try_all_gpus, where a tensor lands")
+    p.add_argument("--device", default=None, help="e.g. /CPU:0 or /GPU:0")
+    p.set_defaults(func=_placement)

@@ -1,0 +1,90 @@
+"""``presets`` and ``spec``: list and show the tutorials' models; check a spec and emit code."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tfcore.errors import SpecError
+
+
+def _read_spec(path: str):
+    from tfcore.spec import from_json
+
+    file = Path(path)
+    if not file.is_file():
+        raise SpecError(f"No such spec file: {path}", key="spec.no_file", params={"path": path})
+    return from_json(file.read_text(encoding="utf-8"))
+
+
+def _presets(args: argparse.Namespace) -> int:
+    from tfcore.presets import get_preset, preset_names
+
+    if args.action == "show":
+        if not args.name:
+            raise SpecError("Name a preset: python -m tfcore presets show NAME.",
+                            key="spec.no_preset", params={"name": ""})
+        print(get_preset(args.name).to_json())
+        return 0
+    for name in preset_names():
+        print(name)
+    return 0
+
+
+def format_summary(summary) -> str:
+    """The summary as a text table, like ``model.summary()``."""
+    rows = [("Layer (type)", "Output shape", "Param #")]
+    for row in summary.rows:
+        shared = f" -> shares {row.shares}" if row.shares else ""
+        rows.append((f"{row.name} ({row.type}){shared}", row.output_shape,
+                     "?" if row.params is None else f"{row.params:,}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)) for r in rows]
+    lines.insert(1, "-" * len(lines[0]))
+    lines += ["-" * len(lines[0]), f"Total params: {summary.total:,}",
+              f"Trainable params: {summary.trainable:,}",
+              f"Non-trainable params: {summary.non_trainable:,}"]
+    if summary.deferred:
+        lines.append("No input shape: the model has no weights until it is first called.")
+    return "\n".join(lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from tfcore.summary import summarize
+
+    spec = _read_spec(args.file)
+    summary = summarize(spec, args.param_limit)
+    if summary.problems:
+        raise SpecError(f"{args.file}: {len(summary.problems)} problem(s).",
+                        key="spec.invalid", params={"count": len(summary.problems)},
+                        details=[str(p) for p in summary.problems])
+    print(format_summary(summary))
+    return 0
+
+
+def _code(args: argparse.Namespace) -> int:
+    from tfcore.codegen import generate
+
+    print(generate(_read_spec(args.file), args.style))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("presets", help="the tutorials' models: list names, or show one as JSON")
+    p.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    p.add_argument("name", nargs="?", help="preset name (for show)")
+    p.set_defaults(func=_presets)
+
+    spec = sub.add_parser("spec", help="check a model spec file or generate its Keras code")
+    actions = spec.add_subparsers(dest="spec_command", metavar="ACTION")
+    check = actions.add_parser("check", help="validate and print the summary table "
+                                             "(exit 2 with located problems)")
+    check.add_argument("file")
+    check.add_argument("--param-limit", type=int, default=None,
+                       help="refuse models with more parameters (default 50,000,000)")
+    check.set_defaults(func=_check)
+    code = actions.add_parser("code", help="print runnable Keras 3 code for the spec")
+    code.add_argument("file")
+    code.add_argument("--style", choices=["sequential", "functional", "subclass"],
+                      default="functional")
+    code.set_defaults(func=_code)

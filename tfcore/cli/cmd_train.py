@@ -1,0 +1,159 @@
+"""``train``: train a preset or a spec file on a dataset in a worker process; print
+progress, then one JSON summary line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tfcore.errors import RunError
+
+LOOPS = ("fit", "custom")
+
+
+def _device(text: str, logical: int) -> dict:
+    """``cpu``, ``gpu`` / ``gpu:N`` or ``mirrored`` -> DeviceConfig dict."""
+    kind, _, index = text.partition(":")
+    if kind not in ("cpu", "gpu", "mirrored") or (index and not index.isdigit()):
+        raise RunError(f"--device must be cpu, gpu:N or mirrored. Received: --device={text}",
+                       key="train.err.device_arg", params={"value": text})
+    return {"kind": kind, "gpus": [int(index)] if index else [], "logical_devices": logical}
+
+
+def _spec(args: argparse.Namespace) -> dict:
+    from tfcore.presets import get_preset
+    from tfcore.spec import from_json
+
+    if args.spec:
+        path = Path(args.spec)
+        if not path.is_file():
+            raise RunError(f"Spec file {path} does not exist.", key="train.err.spec_file",
+                           params={"path": str(path)})
+        return from_json(path.read_text(encoding="utf-8")).to_dict()
+    return get_preset(args.preset or "mlp").to_dict()
+
+
+def _request(args: argparse.Namespace) -> dict:
+    training: dict[str, Any] = {"epochs": args.epochs, "batch_size": args.batch_size,
+                                "optimizer": args.optimizer, "learning_rate": args.lr,
+                                "momentum": args.momentum, "schedule": args.schedule,
+                                "loop": args.loop, "eager": args.eager, "seed": args.seed,
+                                "ckpt_every": args.ckpt_every, "keep": args.keep,
+                                "steps": args.steps, "mixed_precision": args.mixed_precision,
+                                "validate_every": args.validate_every}
+    if not args.loss or args.metrics is None:
+        from tfcore.data import DatasetRequest, load_dataset
+        from tfcore.train import default_loss_and_metrics
+
+        info = load_dataset(DatasetRequest(name=args.dataset, seed=args.seed)).info
+        training["loss"], training["metrics"] = default_loss_and_metrics(info.task,
+                                                                         info.num_classes)
+    if args.loss:
+        training["loss"] = args.loss
+    if args.metrics is not None:
+        training["metrics"] = [m for m in args.metrics.split(",") if m]
+    return {"spec": _spec(args),
+            "dataset": {"name": args.dataset, "seed": args.seed},
+            "training": training,
+            "device": _device(args.device, args.logical_devices)}
+
+
+def _fmt(record: dict) -> str:
+    skip = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
+    values = " ".join(f"{k}={v:.4g}" for k, v in record.items()
+                      if k not in skip and isinstance(v, (int, float)))
+    return f"[{record.get('split')}] epoch {record.get('epoch')} step {record.get('step')} {values}"
+
+
+def follow(runs_root: Path, run_id: str, quiet: bool = False, every: float = 1.0) -> str:
+    """Print progress of a run until it ends; Ctrl-C asks it to stop. Returns the state."""
+    from tfcore import jobs
+    from tfcore.runs import FINAL_STATES, RunStore
+
+    store = RunStore(runs_root)
+    offset, last_print, last_state = 0, 0.0, None
+    while True:
+        try:
+            record = store.get(run_id)
+            state = record.status.state
+            if state != last_state and not quiet:
+                print(f"{run_id}: {state}", file=sys.stderr, flush=True)
+                last_state = state
+            chunk = store.metrics(run_id, offset)
+            offset = chunk.offset
+            for item in chunk.records:
+                due = time.time() - last_print >= every
+                if not quiet and (item.get("split") != "train" or due):
+                    print(_fmt(item), file=sys.stderr, flush=True)
+                    last_print = time.time()
+            if state in FINAL_STATES:
+                return state
+            jobs.reconcile(runs_root)
+            time.sleep(0.25)
+        except KeyboardInterrupt:
+            print("stopping after the current batch ...", file=sys.stderr, flush=True)
+            jobs.stop_run(runs_root, run_id)
+
+
+def summary(runs_root: Path, run_id: str) -> dict:
+    """The one-line JSON summary of a run."""
+    from tfcore.runs import RunStore
+
+    record = RunStore(runs_root).get(run_id)
+    extra = record.status.extra
+    return {"run_id": run_id, "run_dir": str(record.paths.root), "state": record.status.state,
+            "epochs": record.status.epoch, "steps": record.status.step,
+            "train": extra.get("last") or {}, "val": extra.get("last_val") or {},
+            "test": extra.get("test_metrics") or {},
+            "samples_per_sec": extra.get("samples_per_sec"),
+            "wall_seconds": extra.get("wall_seconds"), "replicas": extra.get("replicas"),
+            "parameters": extra.get("parameters"),
+            "message": record.status.message}
+
+
+def _train(args: argparse.Namespace) -> int:
+    from tfcore import jobs
+    from tfcore.workspace import default_workspace
+
+    runs_root = Path(args.runs_dir) if args.runs_dir else default_workspace().ensure().runs
+    if args.resume:
+        run_id = jobs.resume_run(runs_root, args.resume)
+    else:
+        run_id = jobs.start_run(runs_root, _request(args))
+    state = follow(runs_root, run_id, quiet=args.quiet)
+    print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)
+    return 0 if state in ("finished", "stopped") else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train a model in a worker; ends with one JSON line")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--preset", help="preset model name (default mlp)")
+    source.add_argument("--spec", help="model spec JSON file")
+    p.add_argument("--dataset", default="digits28", help="dataset name (default digits28)")
+    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--steps", type=int, default=0, help="total steps (0: epochs)")
+    p.add_argument("--batch-size", type=int, default=50)
+    p.add_argument("--validate-every", type=int, default=1, help="validate every N epochs")
+    p.add_argument("--optimizer", default="adam", help="sgd|adam|adamw|rmsprop|adagrad")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--momentum", type=float, default=0.0)
+    p.add_argument("--schedule", default="constant", help="constant|exponential|cosine")
+    p.add_argument("--loss", default=None, help="loss name (default by preset/task)")
+    p.add_argument("--metrics", default=None, help="comma-separated metric names")
+    p.add_argument("--loop", choices=LOOPS, default="fit")
+    p.add_argument("--eager", action="store_true", help="custom loop without tf.function")
+    p.add_argument("--mixed-precision", action="store_true")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", help="cpu | gpu:N | mirrored")
+    p.add_argument("--logical-devices", type=int, default=0)
+    p.add_argument("--runs-dir", default=None, help="runs root (default workspace/runs)")
+    p.add_argument("--ckpt-every", type=int, default=100)
+    p.add_argument("--keep", type=int, default=3)
+    p.add_argument("--resume", default=None, metavar="RUN_ID")
+    p.add_argument("--quiet", action="store_true", help="only the JSON summary line")
+    p.set_defaults(func=_train)
