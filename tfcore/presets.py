@@ -72,8 +72,10 @@ def _cats_dogs() -> ModelSpec:
 
 
 def _house() -> ModelSpec:
-    return _seq("house_linear", (1,), (L("linear", "Dense", {"units": 1}),),
-                "Scenario M1: y = a*x + b as one Dense(1) on one input.", "year")
+    return _seq("house_linear", (1,), (L("linear", "Dense", {"units": 1, "kernel_initializer": "zeros",
+                                          "bias_initializer": "zeros"}),),
+                "Scenario M1: y = a*x + b as one Dense(1) on one input, a = b = 0 at the "
+                "start.", "year")
 
 
 def _dense1_zero() -> ModelSpec:

@@ -7,18 +7,15 @@ from pathlib import Path
 
 from tfcore.presets import get_preset
 from tfcore.runs import RunStore
-from tfcore.spec import InputSpec, LayerSpec, ModelSpec
+from tfcore.spec import ModelSpec
 
 # Every wait is bounded: workers share two cores with the whole team.
 WAIT = 420.0
 
 
 def house_linear_spec() -> ModelSpec:
-    """Scenario M1: y = a*x + b as one Dense(1) on one input, zero-initialized."""
-    return ModelSpec(name="house_linear", kind="sequential", inputs=(InputSpec("year", (1,)),),
-                     layers=(LayerSpec("linear", "Dense", {"units": 1,
-                                                           "kernel_initializer": "zeros",
-                                                           "bias_initializer": "zeros"}),))
+    """Scenario M1: the builder's preset, y = a*x + b as one zero-initialized Dense(1)."""
+    return get_preset("house_linear")
 
 
 def mlp_request(**training) -> dict:
