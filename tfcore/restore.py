@@ -250,11 +250,15 @@ def make_optimizer(training: Mapping[str, Any] | None) -> Any:
 
 
 def restore_run(run_dir: Path | str, number: int | None = None,
-                with_optimizer: bool = False) -> Restored:
+                with_optimizer: bool = False, require_complete: bool = False) -> Restored:
     """Rebuild the run's model from its spec and load checkpoint ``number`` (latest: None).
 
+    Args:
+        require_complete: raise instead of returning a partial restore.
+
     Raises:
-        RunError: the run has no run.json; CheckpointError: no such checkpoint.
+        RunError: the run has no run.json; CheckpointError: no such checkpoint, or (with
+            ``require_complete``) a checkpoint that does not fit the model.
     """
     import tensorflow as tf
 
@@ -275,6 +279,10 @@ def restore_run(run_dir: Path | str, number: int | None = None,
     report = restore_objects(entry.prefix, roots, variables)
     step = int(roots["step"].numpy()) if any(k.startswith("step/") for k, _ in report.matched) \
         else entry.number
+    if require_complete and not report.complete:
+        raise CheckpointError(f"Checkpoint {entry.prefix.name} does not fit the model.",
+                              key="runs.err.incomplete", params={"ckpt": entry.prefix.name},
+                              details=list(report.problems) + list(report.missing))
     return Restored(model=model, optimizer=optimizer, prefix=entry.prefix, step=step,
                     report=report)
 
@@ -351,11 +359,7 @@ def predict_run(run_dir: Path | str, number: int | None = None, count: int = 8) 
     from tfcore.data import DatasetRequest, load_dataset
 
     request = run_request(run_dir)
-    restored = restore_run(run_dir, number)
-    if not restored.report.complete:
-        raise CheckpointError(f"Checkpoint {restored.prefix.name} does not fit the model.",
-                              key="runs.err.incomplete", params={"ckpt": restored.prefix.name},
-                              details=list(restored.report.problems) + list(restored.report.missing))
+    restored = restore_run(run_dir, number, require_complete=True)
     bundle = load_dataset(DatasetRequest.from_dict(request["dataset"]))
     x, y = bundle.split("test")
     x, y = np.asarray(x[:count]), np.asarray(y[:count])

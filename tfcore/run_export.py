@@ -73,11 +73,7 @@ def export_checkpoint(run_dir: Path | str, exports_root: Path | str, fmt: str,
                               f"Received: {fmt!r}", key="runs.err.format",
                               params={"fmt": fmt, "allowed": ", ".join(sorted(EXPORTERS))})
     run_dir = Path(run_dir)
-    restored = restore_run(run_dir, number)
-    if not restored.report.complete:
-        raise CheckpointError(f"Checkpoint {restored.prefix.name} does not fit the model.",
-                              key="runs.err.incomplete", params={"ckpt": restored.prefix.name},
-                              details=list(restored.report.problems) + list(restored.report.missing))
+    restored = restore_run(run_dir, number, require_complete=True)
     folder = Path(exports_root) / run_dir.name
     folder.mkdir(parents=True, exist_ok=True)
     make, mime = EXPORTERS[fmt]

@@ -119,29 +119,34 @@ def _commit(variable: Any, old: np.ndarray, new: np.ndarray, operation: str) -> 
                       before=tensor_stats(old), after=tensor_stats(new))
 
 
-def set_element(model: Any, path: str, index_text: str, value: Any) -> EditReport:
-    """Set one element, e.g. ``set_element(m, "net/dense/kernel", "0, 3", 42)``."""
+def _edit(model: Any, path: str, kind: str, change: Any) -> EditReport:
+    """Apply ``change(old) -> new`` to a copy of a variable's values, then commit it."""
     variable = find_variable(model, path)
     old = np.array(variable.numpy())
-    index = parse_index(index_text, old.shape)
+    return _commit(variable, old, change(old), kind)
+
+
+def _assign_at(old: np.ndarray, key: Any, value: float) -> np.ndarray:
     new = old.copy()
-    new[index] = _number(value, "value")
-    return _commit(variable, old, new, "set")
+    new[key] = value
+    return new
+
+
+def set_element(model: Any, path: str, index_text: str, value: Any) -> EditReport:
+    """Set one element, e.g. ``set_element(m, "net/dense/kernel", "0, 3", 42)``."""
+    number = _number(value, "value")
+    return _edit(model, path, "set",
+                 lambda old: _assign_at(old, parse_index(index_text, old.shape), number))
 
 
 def add_constant(model: Any, path: str, value: Any) -> EditReport:
     """Add a constant to every element of a variable."""
-    variable = find_variable(model, path)
-    old = np.array(variable.numpy())
-    new = (old + _number(value, "constant")).astype(old.dtype)
-    return _commit(variable, old, new, "add")
+    number = _number(value, "constant")
+    return _edit(model, path, "add", lambda old: (old + number).astype(old.dtype))
 
 
 def fill_slice(model: Any, path: str, slice_text: str, value: Any) -> EditReport:
     """Set every element selected by a numpy-style slice to ``value``."""
-    variable = find_variable(model, path)
-    old = np.array(variable.numpy())
-    key = parse_slice(slice_text, old.shape)
-    new = old.copy()
-    new[key] = _number(value, "value")
-    return _commit(variable, old, new, "fill")
+    number = _number(value, "value")
+    return _edit(model, path, "fill",
+                 lambda old: _assign_at(old, parse_slice(slice_text, old.shape), number))
