@@ -4,10 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import sidebar
-from ui.i18n import init_language, t
-from ui.nav import available_pages
-from ui.resources import tensorflow_ready
+from ui.common import available_pages, init_language, sidebar, t, tensorflow_ready
 
 st.set_page_config(page_title="TF Lab", page_icon=":material/neurology:", layout="wide")
 init_language()

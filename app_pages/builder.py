@@ -2,15 +2,18 @@
 
 import streamlit as st
 
-from tfcore.presets import get_preset, preset_names, preset_title
-from tfcore.spec_ops import scratch_spec
-from tfcore.summary import summarize
-from ui import builder_panels as panels
-from ui.i18n import pick, t
-from ui.model_picker import CURRENT_SPEC_KEY
-from ui.spec_fields import labels
-from ui.spec_editor import (DRAFT, header_editor, inputs_editor, layers_editor,
-                            outputs_editor, replace_draft)
+from tfcore.model import get_preset, preset_names, preset_title, scratch_spec, summarize
+from ui.builder import (
+    DRAFT,
+    header_editor,
+    inputs_editor,
+    labels,
+    layers_editor,
+    outputs_editor,
+    panels,
+    replace_draft,
+)
+from ui.common import CURRENT_SPEC_KEY, pick, t
 
 st.title(t("builder.title"))
 st.caption(t("builder.intro"))

@@ -3,9 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from ui.i18n import t
-from ui.nav import available_pages
-from ui.resources import devices_report, run_store, versions_report, workspace
+from ui.common import available_pages, devices_report, run_store, t, versions_report, workspace
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))

@@ -5,11 +5,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from tfcore import pipeline_lab
-from ui import foundation_charts as charts
-from ui.errors import guarded
 from tfcore.data import dataset_title
-from ui.i18n import pick, t
+from tfcore.labs import pipeline as pipeline_lab
+from ui.common import guarded, pick, t
+from ui.foundations import charts
 
 BUFFERS = (1, 4, 16, 64, 256, 1024, 2048)
 BATCHES = (8, 16, 32, 64, 128)

@@ -3,10 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from tfcore import placement_lab
-from ui.errors import guarded
-from ui.i18n import t
-from ui.resources import tensorflow_ready
+from tfcore.labs import placement as placement_lab
+from ui.common import guarded, t, tensorflow_ready
 
 tensorflow_ready()
 st.title(t("foundations.placement.title"))

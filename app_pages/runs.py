@@ -2,13 +2,9 @@
 
 import streamlit as st
 
-from tfcore.run_admin import list_runs
-from ui import runs_actions as actions
-from ui import runs_detail as detail
-from ui import runs_panels as panels
-from ui.errors import guarded
-from ui.i18n import t
-from ui.resources import workspace
+from tfcore.runs import list_runs
+from ui.common import guarded, t, workspace
+from ui.runs import actions, detail, panels
 
 st.title(t("runs.title"))
 st.caption(t("runs.intro"))

@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-from ui.foundation_gradients import gd_tab, tape_tab
-from ui.foundation_tensors import saving_tab, tensors_tab
-from ui.i18n import t
+from ui.common import t
+from ui.foundations import gd_tab, saving_tab, tape_tab, tensors_tab
 
 st.title(t("foundations.tensors.title"))
 st.markdown(t("foundations.tensors.intro"))

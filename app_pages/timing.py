@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-from ui.i18n import t
-from ui.timing_labs import autograph_panel, tracing_panel
-from ui.timing_panels import compare_panel, g1_panel, sweep_panel
+from ui.common import t
+from ui.timing import autograph_panel, compare_panel, g1_panel, sweep_panel, tracing_panel
 
 st.title(t("timing.title"))
 st.markdown(t("timing.intro"))

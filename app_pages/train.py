@@ -2,12 +2,9 @@
 
 import streamlit as st
 
-from tfcore import jobs
-from ui.errors import guarded
-from ui.i18n import t
-from ui.resources import run_store, workspace
-from ui.train_form import setup_form
-from ui.train_live import BUFFER_KEY, RUN_KEY, live_panel
+from tfcore.training import jobs
+from ui.common import guarded, run_store, t, workspace
+from ui.training import BUFFER_KEY, RUN_KEY, live_panel, setup_form
 
 st.title(t("train.title"))
 st.caption(t("train.intro"))

@@ -4,11 +4,9 @@ import streamlit as st
 
 from tfcore.errors import TFLabError
 from tfcore.weights import is_deferred, safe_file_stem, variable_table
-from ui import weights_actions as act
-from ui import weights_panels as panels
-from ui.errors import show_error
-from ui.i18n import t
-from ui.model_picker import pick_model
+from ui.common import pick_model, show_error, t
+from ui.weights import actions as act
+from ui.weights import panels
 
 st.title(t("weights.title"))
 st.caption(t("weights.intro"))

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def main() -> None:
-    from tfcore.pipeline_lab import PipelineSpec, throughput
+    from tfcore.labs.pipeline import PipelineSpec, throughput
 
     epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     map_ms = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5

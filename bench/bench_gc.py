@@ -33,8 +33,8 @@ def main() -> None:
     import streamlit  # noqa: F401
 
     before = median_collect_ms()
-    from tfcore.build import build_model
-    from tfcore.presets import get_preset
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
 
     model = build_model(get_preset("mlp"))
     after = median_collect_ms()

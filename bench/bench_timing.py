@@ -38,13 +38,13 @@ def main() -> int:
                         help="wall: elapsed time; cpu: this process's CPU time")
     args = parser.parse_args()
 
-    from tfcore.devices import quiet_tensorflow
-    from tfcore.timing_flops import apply_threads
+    from tfcore.tfenv import quiet_tensorflow
+    from tfcore.timing.flops import apply_threads
 
     quiet_tensorflow()
     apply_threads(args.threads, args.threads)
-    from tfcore.presets import get_preset
-    from tfcore.timing import TimingRequest, run_timing
+    from tfcore.model.presets import get_preset
+    from tfcore.timing.measure import TimingRequest, run_timing
 
     request = TimingRequest(get_preset(args.preset), batch_size=args.batch_size,
                             steps=args.steps, modes=tuple(args.modes.split(",")),

@@ -1,6 +1,6 @@
 """Training throughput three ways, side by side in one run, on the same model, data and steps:
 
-1. through TF Lab's worker (``tfcore.jobs`` -> ``python -m tfcore.worker``), fit loop and
+1. through TF Lab's worker (``tfcore.training.jobs`` -> ``python -m tfcore.training.worker``), fit loop and
    GradientTape loop, with metrics, TensorBoard, checkpoints and heartbeat all on;
 2. a plain ``model.fit`` script;
 3. a plain ``tf.function`` GradientTape loop over ``tf.data``.
@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def through_worker(preset: str, epochs: int, batch: int, loop: str) -> float:
-    from tfcore import jobs
-    from tfcore.presets import get_preset
-    from tfcore.runs import RunStore
+    from tfcore.model.presets import get_preset
+    from tfcore.rundir.store import RunStore
+    from tfcore.training import jobs
 
     with tempfile.TemporaryDirectory() as tmp:
         request = {"spec": get_preset(preset).to_dict(), "dataset": {"name": "digits28"},
@@ -43,7 +43,7 @@ def through_worker(preset: str, epochs: int, batch: int, loop: str) -> float:
 
 
 def _data():
-    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.data.loader import DatasetRequest, load_dataset
 
     bundle = load_dataset(DatasetRequest(name="digits28"))
     return bundle.x_train, bundle.y_train
@@ -52,8 +52,8 @@ def _data():
 def plain_fit(preset: str, epochs: int, batch: int) -> float:
     import keras
 
-    from tfcore.build import build_model
-    from tfcore.presets import get_preset
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
 
     x, y = _data()
     keras.utils.set_random_seed(0)
@@ -69,8 +69,8 @@ def plain_tf_function(preset: str, epochs: int, batch: int) -> float:
     import keras
     import tensorflow as tf
 
-    from tfcore.build import build_model
-    from tfcore.presets import get_preset
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
 
     x, y = _data()
     keras.utils.set_random_seed(0)
@@ -103,7 +103,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch-size", type=int, default=50)
     args = parser.parse_args()
-    from tfcore.devices import DeviceConfig, apply_device_config
+    from tfcore.training.devices import DeviceConfig, apply_device_config
 
     apply_device_config(DeviceConfig())
     rows = {

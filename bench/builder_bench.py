@@ -12,9 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tfcore import spec_ops  # noqa: E402
-from tfcore.summary import summarize  # noqa: E402
-from tfcore.validate import validate  # noqa: E402
+from tfcore.model import spec_ops  # noqa: E402
+from tfcore.model.summary import summarize  # noqa: E402
+from tfcore.model.validate import validate  # noqa: E402
 
 
 def main() -> None:

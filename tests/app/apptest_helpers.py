@@ -8,7 +8,7 @@ from functools import lru_cache
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 APP = str(ROOT / "app.py")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import assert_clean, open_page
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 
 def _by_key_end(elements, suffix: str):
@@ -84,15 +84,15 @@ def test_deferred_model_gets_weights_at_the_first_call_and_saves() -> None:
     assert _total(at) == f"{20 * 256 + 256 + 2570:,}"
     at.text_input(key="bld.save_name").set_value("my_deferred")
     at.button(key="bld.save").click().run()
-    from tfcore import models_store
-    from ui.resources import workspace
+    from tfcore.model import store as models_store
+    from ui.common.resources import workspace
 
     assert "my_deferred" in models_store.list_specs(workspace())
     assert models_store.load_spec(workspace(), "my_deferred").inputs[0].shape == (20,)
 
 
 def test_pasted_spec_json_replaces_the_model_and_bad_json_is_reported() -> None:
-    from tfcore.presets import get_preset
+    from tfcore.model.presets import get_preset
 
     at = open_page("app_pages/builder.py", "en")
     at.text_area(key="bld.paste").set_value(get_preset("nested_blocks").to_json())

@@ -8,17 +8,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import assert_clean
-from tfcore.data import DatasetRequest
+from tfcore.data.loader import DatasetRequest
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 
 def _script() -> None:
     import streamlit as st
 
-    from ui.dataset_picker import load_with_spinner, pick_dataset, pick_pipeline
-    from ui.dataset_preview import show_preview
-    from ui.i18n import init_language
+    from ui.common.i18n import init_language
+    from ui.data.picker import load_with_spinner, pick_dataset, pick_pipeline
+    from ui.data.preview import show_preview
 
     init_language()
     request = pick_dataset("t")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 PAGES = ["app_pages/tensors.py", "app_pages/pipeline.py", "app_pages/placement.py"]
@@ -135,7 +135,7 @@ def test_pipeline_buffer_one_keeps_order_large_buffer_mixes() -> None:
 def test_placement_page_shows_device_and_unknown_gpu_error() -> None:
     at = open_page("app_pages/placement.py", "en")
     assert any("CPU:0" in m.value for m in at.markdown)
-    from tfcore.placement_lab import num_gpus
+    from tfcore.labs.placement import num_gpus
 
     at.selectbox(key="foundations.place.dev").set_value("/GPU:1").run()
     assert not at.exception

@@ -13,9 +13,9 @@ import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import make_run
-from tfcore.runs import read_json
+from tfcore.jsonio import read_json
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 PAGE = "app_pages/runs.py"
 EN = catalog("en")
@@ -117,7 +117,7 @@ def test_restore_and_evaluate_a_checkpoint(runs: dict) -> None:
 def test_open_checkpoint_weights_in_the_weights_lab(runs: dict) -> None:
     import numpy as np
 
-    from tfcore.checkpoints import read_tensor
+    from tfcore.runs.checkpoints import read_tensor
 
     at = open_page(PAGE, "en")
     at.selectbox(key="runs.detail.run").set_value(runs["b"]).run()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page, visible_labels
-from ui.i18n import catalog
-from ui.nav import available_pages
+from ui.common.i18n import catalog
+from ui.common.nav import available_pages
 
 PAGES = [page.path for page in available_pages()]
 

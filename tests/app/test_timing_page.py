@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 PAGE = "app_pages/timing.py"
 

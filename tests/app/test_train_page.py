@@ -8,10 +8,10 @@ import time
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
-from tfcore import jobs
-from tfcore.runs import RunStore
+from tfcore.rundir.store import RunStore
+from tfcore.training import jobs
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP, assert_clean, open_page
 from tests.unit.fixtures_weights import make_run, scenario_spec
-from tfcore.spec import InputSpec, LayerSpec, ModelSpec
+from tfcore.model.spec import InputSpec, LayerSpec, ModelSpec
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 PAGE = "app_pages/weights.py"
 EN = catalog("en")

@@ -4,7 +4,7 @@ layer built by clicking; the diagram renders; the code tab's code runs."""
 from __future__ import annotations
 
 from tests.browser.conftest import wait_for_app
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 

@@ -9,9 +9,9 @@ import pytest
 
 from tests.browser.conftest import wait_for_app
 from tests.unit.fixtures_runs import make_run
-from tfcore.runs import read_json
+from tfcore.jsonio import read_json
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 NAME = "browser_runs_probe"

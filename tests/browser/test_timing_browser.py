@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.browser.conftest import wait_for_app
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 

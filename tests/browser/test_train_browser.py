@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from tests.browser.conftest import wait_for_app
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 CHART = "[data-testid='stVegaLiteChart']"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.browser.conftest import wait_for_app
-from tfcore.presets import preset_title
-from ui.i18n import catalog
+from tfcore.model.presets import preset_title
+from ui.common.i18n import catalog
 
 EN = catalog("en")
 CHART = "[data-testid='stVegaLiteChart']"

@@ -1,7 +1,7 @@
 """Real run directories for the runs/checkpoint tests, written to the run contract.
 
 ``make_run`` trains a tiny Keras model (Flatten -> Dense(16) -> Dense(10) -> Softmax on the
-8x8 digits) for a few steps and writes exactly what ``tfcore/runs.py`` + interfaces.md ask of
+8x8 digits) for a few steps and writes exactly what ``tfcore/rundir/store.py`` + interfaces.md ask of
 a worker: ``run.json``, ``status.json`` (via RunWriter), ``metrics.jsonl``, ``ckpt/``
 (tf.train.Checkpoint(step, model, optimizer) + CheckpointManager(checkpoint_name="ckpt"),
 ``checkpoint_number=step``) and ``model.keras``. ``make_cli_run`` uses the real worker
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tfcore.runs import FINISHED, RUNNING, RunWriter
+from tfcore.rundir.store import FINISHED, RUNNING, RunWriter
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = {"name": "digits8", "options": {}, "val_fraction": 0.1, "test_fraction": 0.2,
@@ -53,11 +53,11 @@ def make_run(runs_root: Path, name: str = "tiny", seed: int = 0, steps: int = 12
     import keras
     import tensorflow as tf
 
-    from tfcore.build import build_model
-    from tfcore.data import DatasetRequest, load_dataset
-    from tfcore.evaluate import evaluate_split
-    from tfcore.spec import from_dict
-    from tfcore.train import TrainConfig
+    from tfcore.data.loader import DatasetRequest, load_dataset
+    from tfcore.model.build import build_model
+    from tfcore.model.spec import from_dict
+    from tfcore.training.config import TrainConfig
+    from tfcore.training.evaluate import evaluate_split
 
     train_cfg = training(steps, ckpt_every, seed)
     request = {"name": name, "spec": tiny_spec(spec_name, units), "dataset": dict(DATASET),
@@ -131,13 +131,13 @@ def make_tutorial_checkpoint(folder: Path) -> Path:
 
 def worker_available() -> bool:
     """Whether the real training worker exists yet."""
-    return (ROOT / "tfcore" / "worker.py").is_file() and (ROOT / "tfcore" / "jobs.py").is_file()
+    return (ROOT / "tfcore" / "training" / "worker.py").is_file() and (ROOT / "tfcore" / "training" / "jobs.py").is_file()
 
 
 def make_worker_run(runs_root: Path, name: str = "worker_tiny", timeout: float = 400) -> str:
-    """A run trained by the real worker process (``tfcore.jobs.start_run`` spawns
-    ``python -m tfcore.worker``); returns its run id once it finished."""
-    from tfcore import jobs
+    """A run trained by the real worker process (``tfcore.training.jobs.start_run`` spawns
+    ``python -m tfcore.training.worker``); returns its run id once it finished."""
+    from tfcore.training import jobs
 
     request = {"name": name, "spec": tiny_spec(name), "dataset": dict(DATASET),
                "training": {**training(steps=10, ckpt_every=4, seed=0), "loop": "fit",

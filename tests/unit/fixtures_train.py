@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tfcore.presets import get_preset
-from tfcore.runs import RunStore
-from tfcore.spec import ModelSpec
+from tfcore.model.presets import get_preset
+from tfcore.model.spec import ModelSpec
+from tfcore.rundir.store import RunStore
 
 # Every wait is bounded: workers share two cores with the whole team.
 WAIT = 420.0

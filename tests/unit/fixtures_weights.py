@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tfcore.presets import get_preset, preset_names
-from tfcore.spec import InputSpec, LayerSpec, ModelSpec, SEQUENTIAL
+from tfcore.model.presets import get_preset, preset_names
+from tfcore.model.spec import SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
 
 
 def _tied() -> ModelSpec:
@@ -51,7 +51,7 @@ def scenario_spec(name: str) -> ModelSpec:
 
 
 def scenario_model(name: str):
-    from tfcore.build import build_model
+    from tfcore.model.build import build_model
 
     return build_model(scenario_spec(name))
 
@@ -64,7 +64,7 @@ def make_run(root: Path, *, steps: tuple[int, ...] = (), final: bool = False) ->
     import keras
     import tensorflow as tf
 
-    from tfcore.build import build_model
+    from tfcore.model.build import build_model
 
     spec = get_preset("mlp")
     root.mkdir(parents=True)

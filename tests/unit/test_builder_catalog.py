@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tfcore.catalog import (CATEGORIES, INIT, KINDS, REG, create_layer, default_config,
-                            get_type, layer_types, type_names)
-from tfcore.initializers import initializer_names
-from tfcore.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec, from_json
-from tfcore.validate import validate
+from tfcore.model.catalog import (
+    CATEGORIES,
+    create_layer,
+    default_config,
+    get_type,
+    layer_types,
+    type_names,
+)
+from tfcore.model.initializers import initializer_names
+from tfcore.model.params import INIT, KINDS, REG
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec, from_json
+from tfcore.model.validate import validate
 
 ALL_TYPES = list(layer_types())
 REQUIRED = {"Dense", "Conv1D", "Conv2D", "MaxPooling2D", "AveragePooling2D",

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tfcore.cli import main
-from tfcore.presets import preset_names
-from tfcore.spec import from_json
+from tfcore.model.presets import preset_names
+from tfcore.model.spec import from_json
 
 
 def test_presets_lists_names_one_a_line(capsys) -> None:

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from tfcore.codegen import STYLES, generate
 from tfcore.errors import SpecError
-from tfcore.presets import get_preset, preset_names
-from tfcore.spec import FUNCTIONAL, InputSpec, LayerSpec, ModelSpec
-from tfcore.summary import summarize
+from tfcore.model.codegen import STYLES, generate
+from tfcore.model.presets import get_preset, preset_names
+from tfcore.model.spec import FUNCTIONAL, InputSpec, LayerSpec, ModelSpec
+from tfcore.model.summary import summarize
 
 # MobileNetV2 takes ~1-2 s per build: one style each for it, every style for the rest.
 SLOW = {"mobilenet_v2": ("functional",)}

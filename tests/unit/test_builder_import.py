@@ -7,13 +7,13 @@ from pathlib import Path
 import keras
 import pytest
 
-from tfcore.build import build_model
 from tfcore.errors import SpecError
-from tfcore.keras_import import import_keras, model_to_spec
-from tfcore.presets import get_preset
-from tfcore.spec import FUNCTIONAL, InputSpec, LayerSpec, ModelSpec
-from tfcore.summary import summarize
-from tfcore.validate import validate
+from tfcore.model.build import build_model
+from tfcore.model.keras_import import import_keras, model_to_spec
+from tfcore.model.presets import get_preset
+from tfcore.model.spec import FUNCTIONAL, InputSpec, LayerSpec, ModelSpec
+from tfcore.model.summary import summarize
+from tfcore.model.validate import validate
 
 
 @pytest.mark.parametrize("name", ["mlp", "cnn", "mlp_functional", "nested_blocks",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tfcore import spec_ops
-from tfcore.presets import get_preset
-from tfcore.spec import FUNCTIONAL, SEQUENTIAL
-from tfcore.summary import summarize
-from ui.diagram import spec_to_dot
+from tfcore.model import spec_ops
+from tfcore.model.presets import get_preset
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL
+from tfcore.model.summary import summarize
+from ui.builder.diagram import spec_to_dot
 
 
 def test_scratch_mlp_by_edits_reaches_79510() -> None:

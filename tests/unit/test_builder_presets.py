@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.build import build_model
-from tfcore.presets import PRESETS, get_preset, preset_names, preset_title
-from tfcore.spec import from_json
-from tfcore.summary import deferred_demo, summarize
-from tfcore.validate import validate
+from tfcore.model.build import build_model
+from tfcore.model.presets import PRESETS, get_preset, preset_names, preset_title
+from tfcore.model.spec import from_json
+from tfcore.model.summary import deferred_demo, summarize
+from tfcore.model.validate import validate
 
 AGREED = ["mlp", "cnn", "mobilenet_v2", "mlp_functional", "linear_custom", "cats_dogs_cnn",
           "house_linear", "dense1_zero", "b1_mlp", "fixed_hidden", "nested_mlp",
@@ -99,7 +99,7 @@ def test_sequential_layers_have_one_inbound_node_so_layer_output_works() -> None
 
 def test_keras_rejection_in_a_sequential_build_names_the_layer() -> None:
     from tfcore.errors import SpecError
-    from tfcore.spec import SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
+    from tfcore.model.spec import SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
 
     spec = ModelSpec("small", SEQUENTIAL, (InputSpec("img", (16, 16, 3)),),
                      (LayerSpec("backbone", "VGG16", {"classes": 3}),))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tfcore.errors import SpecError
-from tfcore.presets import get_preset
-from tfcore.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
-from tfcore.summary import summarize
-from tfcore.validate import check, validate
+from tfcore.model.presets import get_preset
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
+from tfcore.model.summary import summarize
+from tfcore.model.validate import check, validate
 
 L = LayerSpec
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from tests.unit.fixtures_runs import make_run, make_tutorial_checkpoint, tiny_spec
-from tfcore.checkpoints import (diff_checkpoints, list_checkpoints, list_variables,
-                                read_tensor, variable_stats)
 from tfcore.errors import CheckpointError, RunError
-from tfcore.restore import evaluate_run, restore_run, restore_spec
-from tfcore.run_admin import list_runs
-from tfcore.spec import from_dict
+from tfcore.model.spec import from_dict
+from tfcore.runs.admin import list_runs
+from tfcore.runs.checkpoints import list_checkpoints, list_variables, read_tensor
+from tfcore.runs.compare import diff_checkpoints, variable_stats
+from tfcore.runs.restore import evaluate_run, restore_run, restore_spec
 
 KERNEL = "optimizer/_trainable_variables/0/.ATTRIBUTES/VARIABLE_VALUE"
 
@@ -66,7 +66,7 @@ def test_variables_of_a_run_checkpoint(run: Path) -> None:
 
 
 def test_labels_name_the_models_variables(run: Path) -> None:
-    from tfcore.restore import variable_labels
+    from tfcore.runs.restore import variable_labels
 
     labels = variable_labels(run)
     assert labels[KERNEL] == "dense/kernel"
@@ -116,7 +116,7 @@ def test_tutorial_checkpoint_is_read_and_restored_by_order(tutorial: Path) -> No
     variables = {v.key: v for v in list_variables(tutorial).variables}
     assert variables["myModel/dense1/_kernel/.ATTRIBUTES/VARIABLE_VALUE"].shape == (784, 100)
     assert variables["myModel/dense2/bias/.ATTRIBUTES/VARIABLE_VALUE"].shape == (10,)
-    from tfcore.presets import get_preset
+    from tfcore.model.presets import get_preset
 
     restored = restore_spec(tutorial, get_preset("mlp"))
     report = restored.report

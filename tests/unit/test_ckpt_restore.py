@@ -12,12 +12,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.unit.fixtures_runs import (ROOT, cli_train_available, make_cli_run, make_run,
-                                      make_worker_run, worker_available)
-from tfcore.checkpoints import list_checkpoints, list_variables, read_tensor
-from tfcore.restore import evaluate_run, predict_run, reported_test_metrics, restore_run
-from tfcore.run_export import export_checkpoint, export_run_zip
-from tfcore.runs import read_json
+from tests.unit.fixtures_runs import (
+    ROOT,
+    cli_train_available,
+    make_cli_run,
+    make_run,
+    make_worker_run,
+    worker_available,
+)
+from tfcore.jsonio import read_json
+from tfcore.runs.checkpoints import list_checkpoints, list_variables, read_tensor
+from tfcore.runs.export import export_checkpoint, export_run_zip
+from tfcore.runs.restore import evaluate_run, predict_run, reported_test_metrics, restore_run
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +40,8 @@ def run(runs_root: Path) -> Path:
 @pytest.fixture(scope="module")
 def worker_run(runs_root: Path) -> Path:
     """A run trained by the real worker: through ``python -m tfcore train`` when that
-    command exists, else through ``tfcore.jobs.start_run``."""
-    assert worker_available(), "tfcore/worker.py and tfcore/jobs.py are part of the project"
+    command exists, else through ``tfcore.training.jobs.start_run``."""
+    assert worker_available(), "tfcore/training/worker.py and tfcore/training/jobs.py are part of the project"
     runs_root.mkdir(parents=True, exist_ok=True)
     if cli_train_available():
         return runs_root / make_cli_run(runs_root)
@@ -133,8 +139,8 @@ def test_cli_ckpt_eval_prints_the_worker_metrics(worker_run: Path) -> None:
 
 
 def test_continue_training_starts_a_new_run_from_the_checkpoint(run: Path) -> None:
-    from tfcore import jobs
-    from tfcore.run_export import continue_training
+    from tfcore.runs.export import continue_training
+    from tfcore.training import jobs
 
     workspace_root = run.parent.parent
     env_before = os.environ.get("TFLAB_WORKSPACE")

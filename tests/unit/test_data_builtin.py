@@ -5,8 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.data import (DEFAULT_DATASET, DatasetBundle, DatasetRequest, dataset_names,
-                         dataset_title, load_dataset)
+from tfcore.data.loader import (
+    DEFAULT_DATASET,
+    DatasetBundle,
+    DatasetRequest,
+    dataset_names,
+    dataset_title,
+    load_dataset,
+)
 from tfcore.errors import DatasetError
 
 POINT_SETS = ["circles", "xor", "spirals", "blobs"]
@@ -51,7 +57,7 @@ def test_digits28_is_the_8x8_digits_enlarged() -> None:
 
 def test_same_seed_same_split_other_seed_other_split() -> None:
     a = load_dataset(DatasetRequest("digits8", seed=3))
-    from tfcore.data import clear_cache
+    from tfcore.data.loader import clear_cache
     clear_cache()
     b = load_dataset(DatasetRequest("digits8", seed=3))
     c = load_dataset(DatasetRequest("digits8", seed=4))
@@ -97,7 +103,7 @@ def test_point_sets_shapes_options_and_determinism(name: str) -> None:
     assert set(np.unique(bundle.y_train)) == set(range(info.num_classes))
     other = load_dataset(DatasetRequest(name, {"n_samples": 200, "noise": 0.05, "seed": 8}))
     assert not np.array_equal(bundle.x_train, other.x_train)
-    from tfcore.data import clear_cache
+    from tfcore.data.loader import clear_cache
     clear_cache()
     again = load_dataset(req)
     np.testing.assert_array_equal(bundle.x_train, again.x_train)

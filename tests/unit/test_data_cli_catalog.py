@@ -6,15 +6,14 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
 from tfcore.cli import main
-from tfcore.data import DatasetRequest, load_dataset
+from tfcore.data.loader import DatasetRequest, load_dataset
 from tfcore.errors import DatasetError
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 
 def test_data_list_prints_registry_json(capsys) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.data import PipelineConfig, make_pipeline, pipeline_steps
+from tfcore.data.loader import PipelineConfig, make_pipeline, pipeline_steps
 from tfcore.errors import DatasetError
 
 
@@ -92,7 +92,7 @@ def test_length_mismatch_is_refused() -> None:
 
 
 def test_read_only_cached_arrays_feed_a_pipeline() -> None:
-    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.data.loader import DatasetRequest, load_dataset
     bundle = load_dataset(DatasetRequest("digits8"))
     ds = make_pipeline(*bundle.split("train"), PipelineConfig(batch_size=50), True)
     xb, yb = next(iter(ds))

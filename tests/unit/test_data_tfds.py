@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tfcore.data import DatasetRequest, load_dataset
-from tfcore.datasets.tfds_source import network_reachable, on_disk
+from tfcore.data.loader import DatasetRequest, load_dataset
+from tfcore.data.tfds_source import network_reachable, on_disk
 from tfcore.errors import DatasetError
 
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tfcore.data import DatasetRequest, clear_cache, load_dataset
-from tfcore.datasets import images as images_mod
-from tfcore.datasets.uploads import list_uploads, safe_filename, save_upload
+from tfcore.data import images as images_mod
+from tfcore.data.loader import DatasetRequest, clear_cache, load_dataset
+from tfcore.data.uploads import list_uploads, safe_filename, save_upload
 from tfcore.errors import DatasetError
 from tfcore.workspace import default_workspace
-from ui.i18n import catalog
+from ui.common.i18n import catalog
 
 
 @pytest.fixture()

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfcore.arrays_io import ArraysError, describe, list_saved, load_arrays, save_arrays
 from tfcore.errors import WorkspaceError
+from tfcore.labs.arrays import ArraysError, describe, list_saved, load_arrays, save_arrays
 from tfcore.workspace import Workspace
 
 

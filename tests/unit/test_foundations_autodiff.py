@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.autodiff_lab import AutodiffError, evaluate, expression_names, tangent
+from tfcore.labs.autodiff import AutodiffError, evaluate, expression_names, tangent
 
 
 def test_t2_value_and_gradients_exact() -> None:

@@ -7,8 +7,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tfcore.pipeline_lab import (PipelineLabError, PipelineSpec, first_batches, label_order,
-                                 pipeline_code, source_arrays, throughput)
+from tfcore.labs.pipeline import (
+    PipelineLabError,
+    PipelineSpec,
+    first_batches,
+    label_order,
+    pipeline_code,
+    source_arrays,
+    throughput,
+)
 
 SORTED = PipelineSpec(shuffle_buffer=1, batch_size=32, sort_by_label=True)
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tfcore.errors import DeviceError
-from tfcore.placement_lab import (check_device, logical_devices, mix, num_gpus, place,
-                                  try_all_gpus, try_gpu)
+from tfcore.labs.placement import (
+    check_device,
+    logical_devices,
+    mix,
+    num_gpus,
+    place,
+    try_all_gpus,
+    try_gpu,
+)
 
 
 def test_cpu_placement_and_device_string() -> None:

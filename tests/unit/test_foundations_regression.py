@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.regression_lab import GradientDescentLab, RegressionLabError, house_prices, solve
+from tfcore.labs.regression import GradientDescentLab, RegressionLabError, house_prices, solve
 
 
 def test_house_prices_are_min_max_normalized() -> None:

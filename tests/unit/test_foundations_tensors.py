@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tfcore.errors import TFLabError
-from tfcore.tensor_lab import TensorLabError, apply_op, create_tensor, parse_matrix
+from tfcore.labs.tensors import TensorLabError, apply_op, create_tensor, parse_matrix
 
 
 def test_constant_from_typed_matrix_text_and_json() -> None:

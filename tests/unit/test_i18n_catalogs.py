@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from ui.i18n import LANGUAGES, LOCALES_DIR, catalog
+from ui.common.i18n import LANGUAGES, LOCALES_DIR, catalog
 
 
 def _placeholders(text: str) -> set[str]:

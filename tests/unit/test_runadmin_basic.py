@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from tests.unit.fixtures_runs import make_run
-from tfcore.checkpoints import list_checkpoints
 from tfcore.errors import RunError
-from tfcore.run_admin import (delete_old_checkpoints, delete_run, list_runs, rename_run,
-                              set_tags)
-from tfcore.run_curves import group_curves, metric_names, run_curves, smooth
-from tfcore.runs import RunPaths, RunWriter, read_json
+from tfcore.jsonio import read_json
+from tfcore.rundir.store import RunPaths, RunWriter
+from tfcore.runs.admin import delete_old_checkpoints, delete_run, list_runs, rename_run, set_tags
+from tfcore.runs.checkpoints import list_checkpoints
+from tfcore.runs.curves import group_curves, metric_names, run_curves, smooth
 
 
 @pytest.fixture(scope="module")

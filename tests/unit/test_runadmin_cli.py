@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.fixtures_runs import make_run, make_tutorial_checkpoint
 from tfcore.cli import main
-from tfcore.runs import read_json
+from tfcore.jsonio import read_json
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tfcore import runs
 from tfcore.errors import RunError
+from tfcore.rundir import store as runs
 
 
 def _append_many(path: str, count: int) -> None:

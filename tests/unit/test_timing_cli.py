@@ -11,9 +11,9 @@ import pytest
 from tests.conftest import ROOT
 from tfcore.cli.cmd_timing import parse_device
 from tfcore.errors import TimingError
-from tfcore.presets import get_preset
-from tfcore.timing_result import TimingResult, summary_fields
-from tfcore.timing_runner import run_in_worker
+from tfcore.model.presets import get_preset
+from tfcore.timing.result import TimingResult, summary_fields
+from tfcore.timing.runner import run_in_worker
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -65,7 +65,7 @@ def test_worker_failure_becomes_a_timing_error() -> None:
 
 
 def test_worker_is_killed_when_the_caller_stops(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tfcore.timing_runner as runner
+    import tfcore.timing.runner as runner
 
     started: list[subprocess.Popen] = []
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from tfcore.errors import TimingError
-from tfcore.presets import get_preset
-from tfcore.spec import InputSpec, LayerSpec, ModelSpec
-from tfcore.timing import TimingRequest, run_timing
-from tfcore.timing_result import ModeResult, TimingResult, speedups, summary_fields
-from tfcore.timing_sweep import SweepRequest, run_sweep, with_hidden_width
+from tfcore.model.presets import get_preset
+from tfcore.model.spec import InputSpec, LayerSpec, ModelSpec
+from tfcore.timing.measure import TimingRequest, run_timing
+from tfcore.timing.result import ModeResult, TimingResult, speedups, summary_fields
+from tfcore.timing.sweep import SweepRequest, run_sweep, with_hidden_width
 
 MLP_FORWARD_FLOPS_PER_EXAMPLE = 2 * 784 * 100 + 2 * 100 * 10  # two matmuls of scenario M3
 
@@ -188,7 +188,7 @@ def _fake_result(eager_ms: float, graph_ms: float, utilization: float) -> Timing
 
 
 def test_explanation_reads_the_numbers() -> None:
-    from tfcore.timing_explain import explain
+    from tfcore.timing.explain import explain
 
     fast = {s.key: s.params for s in explain(_fake_result(10.0, 2.0, 0.02))}
     assert fast["timing.explain.graph_faster"]["ratio"] == pytest.approx(5.0)
@@ -201,7 +201,7 @@ def test_explanation_reads_the_numbers() -> None:
 
 def test_a_failing_mode_is_reported_and_the_others_still_run(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tfcore.timing_modes import MODES, WORKLOADS, ModeDef
+    from tfcore.timing.modes import MODES, WORKLOADS, ModeDef
 
     def broken(bench, workload):
         def step(x, y):

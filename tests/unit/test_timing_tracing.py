@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tfcore.autograph_lab import EXAMPLES, TRUSTED_ENV, run_custom, run_example
 from tfcore.errors import TimingError
-from tfcore.tracing_lab import G2_SEQUENCE, PRINT_TEXT, TraceArg, run_tracing
+from tfcore.timing.autograph import EXAMPLES, TRUSTED_ENV, run_custom, run_example
+from tfcore.timing.tracing import G2_SEQUENCE, PRINT_TEXT, TraceArg, run_tracing
 
 
 def test_g2_six_traces_for_the_tutorial_sequence() -> None:
@@ -105,7 +105,7 @@ def test_free_form_code_runs_on_a_trusted_server(monkeypatch: pytest.MonkeyPatch
 
 
 def test_sequence_text_reads_the_tutorial_sequence() -> None:
-    from tfcore.tracing_lab import G2_TEXT, parse_sequence
+    from tfcore.timing.tracing import G2_TEXT, parse_sequence
 
     assert parse_sequence(G2_TEXT) == G2_SEQUENCE()
     assert parse_sequence("tf.float32:1*3")[0].size == 3

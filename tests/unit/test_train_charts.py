@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 
-from tfcore.runs import read_metrics
-from ui.train_charts import MAX_POINTS, SeriesBuffer, downsample, ema, epoch_frame, step_frame
+from tfcore.rundir.store import read_metrics
+from ui.training.charts import MAX_POINTS, SeriesBuffer, downsample, ema, epoch_frame, step_frame
 
 LABELS = {"train": "train", "smoothed": "smoothed", "val": "val"}
 

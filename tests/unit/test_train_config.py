@@ -5,11 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.callbacks import Listeners, MetricsLogger, NaNGuard, StopPoller, TrainState
 from tfcore.errors import RunError
-from tfcore.runs import RunPaths, read_metrics
-from tfcore.train import LOSSES, METRICS, OPTIMIZERS, SCHEDULES, TrainConfig, steps_per_epoch
-from tfcore.train_loops import epoch_order, epoch_plan
+from tfcore.rundir.store import RunPaths, read_metrics
+from tfcore.training.callbacks import Listeners, MetricsLogger, NaNGuard, StopPoller, TrainState
+from tfcore.training.config import (
+    LOSSES,
+    METRICS,
+    OPTIMIZERS,
+    SCHEDULES,
+    TrainConfig,
+    steps_per_epoch,
+)
+from tfcore.training.loops import epoch_order, epoch_plan
 
 
 def test_config_round_trip_and_defaults() -> None:
@@ -73,7 +80,7 @@ def test_listeners_stop_on_nan_and_request_and_bound_the_rate(tmp_path) -> None:
 
 
 def test_fit_chunks_span_whole_epochs_up_to_the_next_validation() -> None:
-    from tfcore.train_loops import fit_chunk
+    from tfcore.training.loops import fit_chunk
 
     # M1: 5 examples, batch 5 -> one step per epoch; validation every 1000 epochs
     config = TrainConfig(batch_size=5, steps=10_000, validate_every=1000, shuffle=False)

@@ -7,15 +7,15 @@ import subprocess
 import sys
 
 from tests.unit.fixtures_train import m1_request
-from tfcore import jobs
-from tfcore.runs import RUNNING, RunStore, RunWriter
+from tfcore.rundir.store import RUNNING, RunStore, RunWriter
+from tfcore.training import jobs
 
 
 def test_queue_positions_stop_queued_and_reconcile(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TFLAB_MAX_WORKERS", "1")
-    # a stand-in worker holding the only slot (its command line names tfcore.worker)
+    # a stand-in worker holding the only slot (its command line names tfcore.training.worker)
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
-                                "tfcore.worker"])
+                                "tfcore.training.worker"])
     try:
         busy = RunWriter.create(tmp_path, m1_request(), run_id="busy")
         busy.set_status(state=RUNNING, pid=sleeper.pid)

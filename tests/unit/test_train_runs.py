@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.unit.fixtures_train import (WAIT, m1_request, mlp_request, train_records,
-                                       wait_until)
-from tfcore import jobs
-from tfcore.runs import RunStore
+from tests.unit.fixtures_train import WAIT, m1_request, mlp_request, train_records, wait_until
+from tfcore.rundir.store import RunStore
+from tfcore.training import jobs
 
 pytestmark = pytest.mark.slow
 
@@ -109,9 +108,9 @@ def _restore(run_dir: Path, request: dict) -> tuple[int, int]:
     """Restore the latest checkpoint into a fresh model + optimizer: (step, iterations)."""
     import tensorflow as tf
 
-    from tfcore.build import build_model
-    from tfcore.spec import from_dict
-    from tfcore.train import TrainConfig, make_optimizer
+    from tfcore.model.build import build_model
+    from tfcore.model.spec import from_dict
+    from tfcore.training.config import TrainConfig, make_optimizer
 
     model = build_model(from_dict(request["spec"]))
     optimizer = make_optimizer(TrainConfig.from_dict(request["training"]), 100, 10)
@@ -159,11 +158,11 @@ def test_stop_resume_and_sigkill(tmp_path: Path) -> None:
 
 
 def test_model_and_dataset_that_cannot_fit_are_refused_before_training() -> None:
-    from tfcore.build import build_model
-    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.data.loader import DatasetRequest, load_dataset
     from tfcore.errors import RunError
-    from tfcore.presets import get_preset
-    from tfcore.worker import _check_fits
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
+    from tfcore.training.worker import _check_fits
 
     mlp = build_model(get_preset("mlp"))
     circles = load_dataset(DatasetRequest(name="circles")).info

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.build import build_model
 from tfcore.errors import WeightsError
-from tfcore.presets import get_preset
-from tfcore.weight_edit import add_constant, fill_slice, parse_slice, set_element
-from tfcore.weights import variable_values
+from tfcore.model.build import build_model
+from tfcore.model.presets import get_preset
+from tfcore.weights.edit import add_constant, fill_slice, parse_slice, set_element
+from tfcore.weights.table import variable_values
 
 
 @pytest.fixture()

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from tests.unit.fixtures_weights import scenario_spec
-from tfcore.activations import activation_stats, model_input_shape, random_batch
-from tfcore.build import build_model
 from tfcore.cli import main
 from tfcore.errors import WeightsError, WorkspaceError
-from tfcore.presets import get_preset
-from tfcore.weight_edit import add_constant, fill_slice
-from tfcore.weights import export_tensor, load_weights, save_weights, variable_values
+from tfcore.model.build import build_model
+from tfcore.model.presets import get_preset
+from tfcore.weights.activations import activation_stats, model_input_shape, random_batch
+from tfcore.weights.edit import add_constant, fill_slice
+from tfcore.weights.table import export_tensor, load_weights, save_weights, variable_values
 from tfcore.workspace import Workspace
 
 

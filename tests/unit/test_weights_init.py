@@ -9,14 +9,19 @@ import numpy as np
 import pytest
 
 from tests.unit.fixtures_weights import scenario_model
-from tfcore.build import build_model
 from tfcore.errors import WeightsError
-from tfcore.initializers import INITIALIZERS, make_initializer
-from tfcore.presets import get_preset
-from tfcore.weight_edit import add_constant
-from tfcore.weight_init import InitChoice, initialize_layer, initialize_model, \
-    initialize_variable, rewind
-from tfcore.weights import variable_values
+from tfcore.model.build import build_model
+from tfcore.model.initializers import INITIALIZERS, make_initializer
+from tfcore.model.presets import get_preset
+from tfcore.weights.edit import add_constant
+from tfcore.weights.init import (
+    InitChoice,
+    initialize_layer,
+    initialize_model,
+    initialize_variable,
+    rewind,
+)
+from tfcore.weights.table import variable_values
 
 
 @pytest.fixture()
@@ -135,7 +140,7 @@ def test_spec_with_custom_initializer_saves_and_loads_in_a_fresh_process(tmp_pat
     import sys
 
     from tests.conftest import ROOT
-    from tfcore.spec import InputSpec, LayerSpec, ModelSpec
+    from tfcore.model.spec import InputSpec, LayerSpec, ModelSpec
 
     spec = ModelSpec(name="custom_init", kind="sequential", inputs=(InputSpec("x", (30,)),),
                      layers=(LayerSpec("wide", "Dense", {"units": 40,

@@ -9,7 +9,7 @@ import pytest
 
 from tests.unit.fixtures_weights import make_run
 from tfcore.errors import WeightsError
-from tfcore.weight_sources import CHECKPOINT, FINAL_MODEL, FRESH, has_weights, model_from_run
+from tfcore.weights.sources import CHECKPOINT, FINAL_MODEL, FRESH, has_weights, model_from_run
 
 
 def test_latest_checkpoint_is_restored(tmp_path: Path) -> None:

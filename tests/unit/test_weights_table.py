@@ -6,12 +6,19 @@ import numpy as np
 import pytest
 
 from tests.unit.fixtures_weights import scenario_model, scenario_spec
-from tfcore.build import build_model
 from tfcore.errors import WeightsError
-from tfcore.presets import get_preset
-from tfcore.weight_stats import histogram, tensor_stats
-from tfcore.weights import build_for_input, find_variable, is_deferred, layer_variables, \
-    parse_shape, spec_with_built_input, variable_table
+from tfcore.model.build import build_model
+from tfcore.model.presets import get_preset
+from tfcore.weights.stats import histogram, tensor_stats
+from tfcore.weights.table import (
+    build_for_input,
+    find_variable,
+    is_deferred,
+    layer_variables,
+    parse_shape,
+    spec_with_built_input,
+    variable_table,
+)
 
 
 def test_mlp_table_lists_every_variable_with_shape_params_and_device() -> None:

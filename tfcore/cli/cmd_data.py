@@ -20,10 +20,8 @@ def _option(text: str) -> tuple[str, object]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from tfcore import data
-    from tfcore.datasets import SOURCES
-    from tfcore.datasets.tfds_source import SUGGESTED, on_disk
-    from tfcore.datasets.uploads import list_uploads
+    from tfcore.data import SOURCES, SUGGESTED, list_uploads, on_disk
+    from tfcore.data import loader as data
 
     print_json({
         "default": data.DEFAULT_DATASET,

@@ -23,7 +23,7 @@ def _assignments(items: list[str]) -> dict[str, list[float]]:
 
 
 def _grad(args: argparse.Namespace) -> int:
-    from tfcore.autodiff_lab import evaluate
+    from tfcore.labs import evaluate
 
     values = {k: (v[0] if len(v) == 1 else v) for k, v in _assignments(args.set).items()}
     print_json(evaluate(args.expression, values).to_dict())
@@ -31,7 +31,7 @@ def _grad(args: argparse.Namespace) -> int:
 
 
 def _regress(args: argparse.Namespace) -> int:
-    from tfcore.regression_lab import solve
+    from tfcore.labs import solve
 
     snap = solve(args.problem, args.steps, args.optimizer, args.lr)
     print_json({**snap.to_dict(), "first_loss": float(snap.loss_history[0])})
@@ -39,7 +39,7 @@ def _regress(args: argparse.Namespace) -> int:
 
 
 def _tensor(args: argparse.Namespace) -> int:
-    from tfcore.tensor_lab import apply_op, create_tensor
+    from tfcore.labs import apply_op, create_tensor
 
     a = create_tensor("constant", text=args.a, dtype=args.dtype)
     inputs, names = [a], ["a"]
@@ -53,7 +53,7 @@ def _tensor(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
-    from tfcore.pipeline_lab import PipelineSpec, label_order, pipeline_code
+    from tfcore.labs import PipelineSpec, label_order, pipeline_code
 
     spec = PipelineSpec(shuffle_buffer=args.buffer, batch_size=args.batch, seed=args.seed)
     order = label_order(spec, batches=args.batches)
@@ -65,7 +65,7 @@ def _pipeline(args: argparse.Namespace) -> int:
 
 
 def _placement(args: argparse.Namespace) -> int:
-    from tfcore.placement_lab import logical_devices, place, try_all_gpus, try_gpu
+    from tfcore.labs import logical_devices, place, try_all_gpus, try_gpu
 
     placed = place(args.device or try_gpu(0))
     print_json({"devices": logical_devices(), "try_gpu(0)": try_gpu(0),

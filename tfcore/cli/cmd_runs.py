@@ -17,7 +17,7 @@ def _runs_root(args: argparse.Namespace) -> Path:
 def _run_dir(args: argparse.Namespace, run: str) -> Path:
     """A run given by id (inside the runs root) or by folder path."""
     from tfcore.errors import RunError
-    from tfcore.runs import RunStore
+    from tfcore.rundir import RunStore
 
     path = Path(run)
     if "/" in run and path.is_dir():
@@ -36,16 +36,16 @@ def _summary_dict(summary) -> dict:
 
 
 def _runs_list(args: argparse.Namespace) -> int:
-    from tfcore.run_admin import list_runs
+    from tfcore.runs import list_runs
 
     print_json([_summary_dict(s) for s in list_runs(_runs_root(args))])
     return 0
 
 
 def _runs_show(args: argparse.Namespace) -> int:
-    from tfcore.checkpoints import list_checkpoints
-    from tfcore.run_admin import summarize
-    from tfcore.runs import RunStore, read_json
+    from tfcore.jsonio import read_json
+    from tfcore.rundir import RunStore
+    from tfcore.runs import list_checkpoints, summarize
 
     run_dir = _run_dir(args, args.run)
     record = RunStore(run_dir.parent).get(run_dir.name)
@@ -59,7 +59,7 @@ def _runs_show(args: argparse.Namespace) -> int:
 
 
 def _runs_delete(args: argparse.Namespace) -> int:
-    from tfcore.run_admin import delete_old_checkpoints, delete_run
+    from tfcore.runs import delete_old_checkpoints, delete_run
 
     root = _runs_root(args)
     if args.old_checkpoints:
@@ -72,28 +72,28 @@ def _runs_delete(args: argparse.Namespace) -> int:
 
 
 def _runs_rename(args: argparse.Namespace) -> int:
-    from tfcore.run_admin import rename_run
+    from tfcore.runs import rename_run
 
     print_json(rename_run(_runs_root(args), args.run, args.name))
     return 0
 
 
 def _runs_tag(args: argparse.Namespace) -> int:
-    from tfcore.run_admin import set_tags
+    from tfcore.runs import set_tags
 
     print_json(set_tags(_runs_root(args), args.run, args.tags))
     return 0
 
 
 def _ckpt_list(args: argparse.Namespace) -> int:
-    from tfcore.checkpoints import list_checkpoints
+    from tfcore.runs import list_checkpoints
 
     print_json(list_checkpoints(_run_dir(args, args.run)).to_dict())
     return 0
 
 
 def _ckpt_vars(args: argparse.Namespace) -> int:
-    from tfcore.checkpoints import list_variables
+    from tfcore.runs import list_variables
 
     result = list_variables(_ckpt_path(args, args.path), args.ckpt)
     print_json({"prefix": str(result.prefix), "problems": list(result.problems),
@@ -112,7 +112,7 @@ def _ckpt_path(args: argparse.Namespace, text: str) -> Path:
 def _ckpt_stats(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from tfcore.checkpoints import resolve_prefix, variable_stats
+    from tfcore.runs import resolve_prefix, variable_stats
 
     prefix = resolve_prefix(_ckpt_path(args, args.path), args.ckpt)
     print_json(asdict(variable_stats(prefix, args.key, bins=args.bins)))
@@ -122,7 +122,7 @@ def _ckpt_stats(args: argparse.Namespace) -> int:
 def _ckpt_diff(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from tfcore.checkpoints import diff_checkpoints, resolve_prefix
+    from tfcore.runs import diff_checkpoints, resolve_prefix
 
     a = resolve_prefix(_ckpt_path(args, args.a))
     b = resolve_prefix(_ckpt_path(args, args.b))
@@ -133,7 +133,7 @@ def _ckpt_diff(args: argparse.Namespace) -> int:
 
 
 def _ckpt_eval(args: argparse.Namespace) -> int:
-    from tfcore.restore import evaluate_run
+    from tfcore.runs import evaluate_run
 
     result = evaluate_run(_run_dir(args, args.run), args.ckpt, split=args.split)
     print_json(result.to_dict())
@@ -141,7 +141,7 @@ def _ckpt_eval(args: argparse.Namespace) -> int:
 
 
 def _ckpt_export(args: argparse.Namespace) -> int:
-    from tfcore.run_export import export_checkpoint, export_run_zip
+    from tfcore.runs import export_checkpoint, export_run_zip
     from tfcore.workspace import default_workspace
 
     run_dir = _run_dir(args, args.run)

@@ -9,7 +9,7 @@ from tfcore.errors import SpecError
 
 
 def _read_spec(path: str):
-    from tfcore.spec import from_json
+    from tfcore.model import from_json
 
     file = Path(path)
     if not file.is_file():
@@ -18,7 +18,7 @@ def _read_spec(path: str):
 
 
 def _presets(args: argparse.Namespace) -> int:
-    from tfcore.presets import get_preset, preset_names
+    from tfcore.model import get_preset, preset_names
 
     if args.action == "show":
         if not args.name:
@@ -50,7 +50,7 @@ def format_summary(summary) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from tfcore.summary import summarize
+    from tfcore.model import summarize
 
     spec = _read_spec(args.file)
     summary = summarize(spec, args.param_limit)
@@ -63,7 +63,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _code(args: argparse.Namespace) -> int:
-    from tfcore.codegen import generate
+    from tfcore.model import generate
 
     print(generate(_read_spec(args.file), args.style))
     return 0

@@ -9,14 +9,14 @@ from tfcore.cli import print_json
 
 def _version(args: argparse.Namespace) -> int:
     from tfcore import __version__
-    from tfcore.devices import versions
+    from tfcore.tfenv import versions
 
     print_json({"tfcore": __version__, **versions().to_dict()})
     return 0
 
 
 def _devices(args: argparse.Namespace) -> int:
-    from tfcore.devices import describe_devices
+    from tfcore.tfenv import describe_devices
 
     print_json(describe_devices().to_dict())
     return 0

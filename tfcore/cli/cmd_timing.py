@@ -21,7 +21,7 @@ from tfcore.errors import TimingError
 
 def parse_device(text: str):
     """``cpu`` or ``gpu:N`` (``gpu`` = ``gpu:0``) -> DeviceConfig."""
-    from tfcore.devices import DeviceConfig
+    from tfcore.training import DeviceConfig
 
     text = (text or "cpu").strip().lower()
     if text == "cpu":
@@ -35,8 +35,7 @@ def parse_device(text: str):
 
 
 def _spec(args: argparse.Namespace):
-    from tfcore.presets import get_preset
-    from tfcore.spec import from_json
+    from tfcore.model import from_json, get_preset
 
     if args.spec:
         try:
@@ -69,15 +68,14 @@ def _timing(args: argparse.Namespace) -> int:
         data=args.data, clock=args.clock)
     request.check()  # refuse bad values before TensorFlow starts
     device = parse_device(args.device)
-    from tfcore.devices import apply_device_config
-    from tfcore.timing import run_timing
-    from tfcore.timing_flops import apply_threads
+    from tfcore.timing import apply_threads, run_timing
+    from tfcore.training import apply_device_config
 
     apply_threads(args.threads, args.threads)  # before the devices start the runtime
     applied = apply_device_config(device)
     progress = _progress(args.progress)
     if args.sweep:
-        from tfcore.timing_sweep import SweepRequest, parse_values, run_sweep
+        from tfcore.timing import SweepRequest, parse_values, run_sweep
 
         sweep = SweepRequest(request, args.sweep, parse_values(args.values or ""))
         result = run_sweep(sweep, progress).to_dict()
@@ -94,7 +92,7 @@ def _timing(args: argparse.Namespace) -> int:
 def _tracing(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from tfcore.tracing_lab import G2_TEXT, parse_sequence, run_tracing
+    from tfcore.timing import G2_TEXT, parse_sequence, run_tracing
 
     args_text = args.args if args.args is not None else G2_TEXT
     result = run_tracing(args.function, parse_sequence(args_text)
@@ -107,7 +105,7 @@ def _tracing(args: argparse.Namespace) -> int:
 def _autograph(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from tfcore.autograph_lab import run_example
+    from tfcore.timing import run_example
 
     print_json(asdict(run_example(args.example, args.x)))
     return 0

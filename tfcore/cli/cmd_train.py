@@ -25,8 +25,7 @@ def _device(text: str, logical: int) -> dict:
 
 
 def _spec(args: argparse.Namespace) -> dict:
-    from tfcore.presets import get_preset
-    from tfcore.spec import from_json
+    from tfcore.model import from_json, get_preset
 
     if args.spec:
         path = Path(args.spec)
@@ -47,7 +46,7 @@ def _request(args: argparse.Namespace) -> dict:
                                 "validate_every": args.validate_every}
     if not args.loss or args.metrics is None:
         from tfcore.data import DatasetRequest, load_dataset
-        from tfcore.train import default_loss_and_metrics
+        from tfcore.training import default_loss_and_metrics
 
         info = load_dataset(DatasetRequest(name=args.dataset, seed=args.seed)).info
         training["loss"], training["metrics"] = default_loss_and_metrics(info.task,
@@ -71,8 +70,8 @@ def _fmt(record: dict) -> str:
 
 def follow(runs_root: Path, run_id: str, quiet: bool = False, every: float = 1.0) -> str:
     """Print progress of a run until it ends; Ctrl-C asks it to stop. Returns the state."""
-    from tfcore import jobs
-    from tfcore.runs import FINAL_STATES, RunStore
+    from tfcore.rundir import FINAL_STATES, RunStore
+    from tfcore.training import jobs
 
     store = RunStore(runs_root)
     offset, last_print, last_state = 0, 0.0, None
@@ -101,7 +100,7 @@ def follow(runs_root: Path, run_id: str, quiet: bool = False, every: float = 1.0
 
 def summary(runs_root: Path, run_id: str) -> dict:
     """The one-line JSON summary of a run."""
-    from tfcore.runs import RunStore
+    from tfcore.rundir import RunStore
 
     record = RunStore(runs_root).get(run_id)
     extra = record.status.extra
@@ -116,7 +115,7 @@ def summary(runs_root: Path, run_id: str) -> dict:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from tfcore import jobs
+    from tfcore.training import jobs
     from tfcore.workspace import default_workspace
 
     runs_root = Path(args.runs_dir) if args.runs_dir else default_workspace().ensure().runs

@@ -9,11 +9,16 @@ from tfcore.cli import print_json
 
 
 def _weights(args: argparse.Namespace) -> int:
-    from tfcore.weights import build_for_input, is_deferred, load_model_file, parse_shape, \
-        variable_table
+    from tfcore.weights import (
+        build_for_input,
+        is_deferred,
+        load_model_file,
+        parse_shape,
+        variable_table,
+    )
 
     if Path(args.file).is_dir():
-        from tfcore.weight_sources import model_from_run
+        from tfcore.weights import model_from_run
 
         model = model_from_run(Path(args.file)).model
     else:

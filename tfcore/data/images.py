@@ -1,0 +1,212 @@
+"""Images in class folders (the cats-vs-dogs layout), from a zip or a folder in uploads.
+
+Layout: ``<class>/<file>``, optionally under one top folder and optionally split into
+``train/``, ``validation/`` (or ``valid``, ``val``) and ``test/``. Archives are checked
+before anything is read: no absolute paths, no ``..``, no links, at most
+``MAX_FILES`` files and ``MAX_UNCOMPRESSED`` bytes. Images are decoded and resized with
+``tf.io.decode_image`` / ``tf.image.resize`` in a tf.data pipeline; undecodable files are
+named in the error.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import Any, Mapping
+
+import numpy as np
+
+from tfcore.data.base import RawData
+from tfcore.data.options import check_known, int_option
+from tfcore.errors import DatasetError
+
+MAX_FILES = 20_000
+MAX_UNCOMPRESSED = 1024**3
+MAX_ARRAY_BYTES = 2 * 1024**3
+IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
+SPLIT_DIRS = {"train": "train", "training": "train", "validation": "val", "valid": "val",
+              "val": "val", "test": "test", "testing": "test"}
+OPTIONS = ("image_size", "channels")
+
+
+def _unsafe(arg: str, member: str) -> DatasetError:
+    return DatasetError(
+        f"{arg!r} contains {member!r}, a path that escapes its folder or a link; "
+        "refusing the whole archive.",
+        key="data.err.zip_unsafe", params={"path": arg, "member": member})
+
+
+def _limits(arg: str, count: int, total: int) -> None:
+    if count > MAX_FILES:
+        raise DatasetError(f"{arg!r} holds {count} files; the limit is {MAX_FILES}.",
+                           key="data.err.too_many_files",
+                           params={"path": arg, "count": count, "limit": MAX_FILES})
+    if total > MAX_UNCOMPRESSED:
+        raise DatasetError(
+            f"{arg!r} unpacks to {total / 1024**2:.1f} MB; the limit is "
+            f"{MAX_UNCOMPRESSED / 1024**2:.0f} MB.", key="data.err.too_big",
+            params={"name": arg, "mb": round(total / 1024**2, 1),
+                    "limit": MAX_UNCOMPRESSED // 1024**2})
+
+
+def _is_image(parts: tuple[str, ...]) -> bool:
+    hidden = any(p.startswith(".") or p == "__MACOSX" for p in parts)
+    return not hidden and parts[-1].lower().endswith(IMAGE_EXTS)
+
+
+def read_zip(arg: str, path: Path) -> dict[tuple[str, ...], bytes]:
+    """Image bytes by path parts, after the safety checks on every member."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DatasetError(f"{arg!r} is not a readable zip file: {exc}",
+                           key="data.err.zip_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    with archive:
+        infos = archive.infolist()
+        for info in infos:
+            name = info.filename
+            pure = PurePosixPath(name.replace("\\", "/"))
+            mode = info.external_attr >> 16
+            if (pure.is_absolute() or ".." in pure.parts or ":" in name
+                    or stat.S_ISLNK(mode)):
+                raise _unsafe(arg, name)
+        _limits(arg, len(infos), sum(i.file_size for i in infos))
+        files = {}
+        for info in infos:
+            parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+            if info.is_dir() or not parts or not _is_image(parts):
+                continue
+            try:
+                files[parts] = archive.read(info)
+            except (zipfile.BadZipFile, OSError, EOFError) as exc:
+                raise DatasetError(f"{arg!r}: member {info.filename!r} is damaged ({exc}).",
+                                   key="data.err.zip_read",
+                                   params={"path": arg, "error": str(exc)[:200]}) from exc
+    return files
+
+
+def read_folder(arg: str, root: Path) -> dict[tuple[str, ...], bytes]:
+    """Image bytes by path parts from a folder; links are refused, not followed."""
+    entries = []
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        for entry in dirs + names:
+            full = Path(folder) / entry
+            if full.is_symlink():
+                raise _unsafe(arg, str(full.relative_to(root)))
+        entries.extend(Path(folder) / n for n in names)
+    _limits(arg, len(entries), sum(p.stat().st_size for p in entries))
+    files = {}
+    for full in entries:
+        parts = full.relative_to(root).parts
+        if _is_image(parts):
+            files[parts] = full.read_bytes()
+    return files
+
+
+def _layout(arg: str, files: dict[tuple[str, ...], bytes]):
+    """{split: [(class, parts)]}: strip a shared top folder, find split folders."""
+    if not files:
+        raise DatasetError(f"{arg!r} contains no images ({', '.join(IMAGE_EXTS)}).",
+                           key="data.err.no_images", params={"path": arg})
+    paths = list(files)
+    while all(len(p) > 2 for p in paths) and len({p[0] for p in paths}) == 1:
+        paths = [p[1:] for p in paths]
+        files = {p[1:]: v for p, v in files.items()}
+    if any(len(p) < 2 for p in paths):
+        loose = next(p for p in paths if len(p) < 2)
+        raise DatasetError(
+            f"{arg!r}: images must sit in one folder per class (e.g. cats/1.jpg, "
+            f"dogs/2.jpg). Received a loose file: {'/'.join(loose)}",
+            key="data.err.class_folders", params={"path": arg, "file": "/".join(loose)})
+    split_mode = all(p[0].lower() in SPLIT_DIRS and len(p) >= 3 for p in paths)
+    groups: dict[str, list] = {}
+    for parts in paths:
+        split = SPLIT_DIRS[parts[0].lower()] if split_mode else "train"
+        label = parts[1] if split_mode else parts[0]
+        groups.setdefault(split, []).append((label, parts))
+    if "train" not in groups:
+        raise DatasetError(f"{arg!r}: a train folder is needed next to {sorted(groups)}.",
+                           key="data.err.class_folders", params={"path": arg, "file": "-"})
+    return groups, files
+
+
+def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.ndarray:
+    """Decode and resize through tf.data; name the files that fail to decode."""
+    import tensorflow as tf
+
+    blobs = [files[parts] for _, parts in items]
+    ds = tf.data.Dataset.from_tensor_slices((blobs, np.arange(len(blobs))))
+
+    def decode(blob, index):
+        image = tf.io.decode_image(blob, channels=channels, expand_animations=False)
+        image = tf.image.resize(tf.image.convert_image_dtype(image, tf.float32),
+                                (size, size))
+        return tf.clip_by_value(image, 0.0, 1.0), index
+
+    ds = ds.map(decode, num_parallel_calls=tf.data.AUTOTUNE)
+    ds = ds.ignore_errors().batch(256)
+    out = np.zeros((len(blobs), size, size, channels), np.float32)
+    seen = np.zeros(len(blobs), bool)
+    for images, index in ds:
+        out[index.numpy()] = images.numpy()
+        seen[index.numpy()] = True
+    if not seen.all():
+        bad = ["/".join(items[i][1]) for i in np.flatnonzero(~seen)]
+        raise DatasetError(
+            f"{arg!r}: {len(bad)} image(s) cannot be decoded: {', '.join(bad[:5])}"
+            + (" ..." if len(bad) > 5 else ""), key="data.err.broken_images",
+            params={"path": arg, "count": len(bad), "files": ", ".join(bad[:5])})
+    return out
+
+
+def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> RawData:
+    """Class-folder images as float32 arrays (N, size, size, channels) in [0, 1].
+
+    Options: ``image_size`` (8-512, default 64), ``channels`` (1 or 3, default 3).
+    """
+    check_known(name, options, OPTIONS)
+    size = int_option(name, options, "image_size", 64, 8, 512)
+    channels = int_option(name, options, "channels", 3, 1, 3)
+    if channels == 2:
+        raise DatasetError(f"Dataset {name!r}: option 'channels' must be 1 or 3. "
+                           "Received: channels=2", key="data.err.option",
+                           params={"name": name, "option": "channels", "value": "2",
+                                   "expected": "1 or 3"})
+    if path.is_dir():
+        files = read_folder(arg, path)
+    else:
+        from tfcore.data.limits import MAX_FILE_BYTES
+        from tfcore.data.limits import too_big as _too_big
+
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise _too_big(arg, path.stat().st_size, MAX_FILE_BYTES)
+        files = read_zip(arg, path)
+    groups, files = _layout(arg, files)
+    total = sum(len(v) for v in groups.values())
+    need = total * size * size * channels * 4
+    if need > MAX_ARRAY_BYTES:
+        raise DatasetError(
+            f"{arg!r}: {total} images at {size}x{size}x{channels} need "
+            f"{need / 1024**3:.1f} GiB; choose a smaller image size.",
+            key="data.err.images_memory",
+            params={"path": arg, "count": total, "gib": round(need / 1024**3, 1)})
+    classes = sorted({label for items in groups.values() for label, _ in items})
+    if len(classes) < 2:
+        raise DatasetError(
+            f"{arg}: the label has only one class ({classes[0]}); a classifier needs at "
+            "least two.", key="data.err.one_class", params={"name": arg, "value": classes[0]})
+    index = {c: i for i, c in enumerate(classes)}
+    arrays = {}
+    for split, items in groups.items():
+        items = sorted(items, key=lambda item: item[1])
+        x = _decode(arg, items, files, size, channels)
+        y = np.array([index[label] for label, _ in items], np.int32)
+        arrays[split] = (x, y)
+    x, y = arrays["train"]
+    val = arrays.get("val", (None, None))
+    test = arrays.get("test", (None, None))
+    return RawData(x, y, "classification", "image", tuple(classes),
+                   x_val=val[0], y_val=val[1], x_test=test[0], y_test=test[1])

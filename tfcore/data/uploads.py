@@ -1,0 +1,286 @@
+"""Uploaded datasets in ``workspace/uploads``: CSV tables, NPZ arrays, image folders/zips.
+
+Names: ``upload:csv:<file>``, ``upload:npz:<file>``, ``upload:images:<zip or folder>``;
+``<file>`` is relative to the uploads folder and confined to it. Nothing is unpickled.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from tfcore.data import sources as registry
+from tfcore.data.base import RawData
+from tfcore.data.limits import MAX_FILE_BYTES
+from tfcore.data.limits import too_big as _too_big
+from tfcore.data.options import bool_option, check_known, str_option
+from tfcore.errors import DatasetError, WorkspaceError
+from tfcore.workspace import Workspace, default_workspace
+
+MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
+MAX_CLASSES_AUTO = 20                 # integer targets with at most this many values classify
+KINDS = {"csv": (".csv", ".txt"), "npz": (".npz",), "images": (".zip", "")}
+CSV_OPTIONS = ("target", "features", "task", "normalize")
+NPZ_OPTIONS = ("task",)
+TASKS = ("auto", "classification", "regression")
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def uploads_path(arg: str, workspace: Workspace | None = None) -> Path:
+    """The confined path of an uploads entry.
+
+    Raises:
+        DatasetError: the path leaves the uploads folder or does not exist.
+    """
+    ws = (workspace or default_workspace()).ensure()
+    try:
+        path = ws.confine(Path("uploads") / arg.strip()) if arg.strip() else None
+    except WorkspaceError as exc:
+        raise DatasetError(f"Upload path {arg!r} leaves the uploads folder.",
+                           key="data.err.upload_path", params={"path": arg}) from exc
+    uploads = ws.uploads.resolve()
+    if path is None or path == uploads or uploads not in path.parents:
+        raise DatasetError(f"Upload path {arg!r} leaves the uploads folder.",
+                           key="data.err.upload_path", params={"path": arg})
+    if not path.exists():
+        raise DatasetError(f"No uploaded file {arg!r} in {uploads}.",
+                           key="data.err.upload_missing", params={"path": arg})
+    return path
+
+
+def safe_filename(name: str) -> str:
+    """A plain file name (no folders, no odd characters) for a person's upload."""
+    base = Path(str(name).replace("\\", "/")).name
+    cleaned = _SAFE.sub("_", base).strip("._")
+    if not cleaned:
+        raise DatasetError(f"Cannot store a file named {name!r}.",
+                           key="data.err.upload_name", params={"name": name})
+    return cleaned
+
+
+def save_upload(data: bytes, filename: str, workspace: Workspace | None = None) -> str:
+    """Write uploaded bytes into the uploads folder; return the stored file name.
+
+    Raises:
+        DatasetError: too large or an unusable name.
+    """
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(filename, len(data), MAX_FILE_BYTES)
+    ws = (workspace or default_workspace()).ensure()
+    name = safe_filename(filename)
+    target = ws.confine(Path("uploads") / name)
+    tmp = target.with_name(target.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(target)
+    return name
+
+
+def list_uploads(kind: str, workspace: Workspace | None = None) -> list[str]:
+    """Uploaded entries usable as ``kind`` ("csv", "npz", "images"), sorted."""
+    ws = (workspace or default_workspace()).ensure()
+    found = []
+    for path in sorted(ws.uploads.iterdir()):
+        if path.name.startswith(".") or path.name.endswith(".part"):
+            continue
+        if kind == "images" and path.is_dir() and not path.is_symlink():
+            found.append(path.name)
+        elif path.is_file() and path.suffix.lower() in KINDS[kind] and path.suffix:
+            found.append(path.name)
+    return found
+
+
+def csv_columns(arg: str) -> list[str]:
+    """Column names of an uploaded CSV (reads the header only).
+
+    Raises:
+        DatasetError: missing, too large or unreadable file.
+    """
+    import pandas as pd
+
+    path = uploads_path(arg)
+    _check_file(path, arg)
+    try:
+        return [str(c) for c in pd.read_csv(path, nrows=5).columns]
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
+            ValueError) as exc:
+        raise DatasetError(f"Cannot read {arg!r} as CSV: {str(exc).splitlines()[0]}",
+                           key="data.err.csv_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+
+
+def _fingerprint(arg: str, options: Mapping[str, Any]) -> str:
+    """Size and modification time, so a replaced upload is loaded again."""
+    try:
+        path = uploads_path(arg)
+    except DatasetError:
+        return "missing"
+    stat = path.stat()
+    extra = ""
+    if path.is_dir():
+        extra = str(sum(1 for _ in path.rglob("*")))
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{extra}"
+
+
+def _check_file(path: Path, arg: str) -> None:
+    if not path.is_file():
+        raise DatasetError(f"{arg!r} is not a file.", key="data.err.upload_missing",
+                           params={"path": arg})
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise _too_big(arg, path.stat().st_size, MAX_FILE_BYTES)
+
+
+def _labels(name: str, values: np.ndarray, task: str) -> tuple[np.ndarray, str, tuple]:
+    """Turn target values into (y, task, class names); refuse a single class."""
+    import pandas as pd
+
+    series = pd.Series(values)
+    if task == "auto":
+        numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+        integral = numeric and bool(np.all(np.mod(series.to_numpy(dtype=float), 1) == 0))
+        task = "classification" if (not numeric or (integral and series.nunique()
+                                                      <= MAX_CLASSES_AUTO)) \
+            else "regression"
+    if task == "regression":
+        try:
+            y = series.to_numpy(dtype=np.float32)[:, None]
+        except (TypeError, ValueError) as exc:
+            raise DatasetError(f"{name}: the target is not numeric, so it cannot be "
+                               "a regression target.", key="data.err.target_numeric",
+                               params={"name": name}) from exc
+        return y, task, ()
+    classes = sorted(series.unique().tolist(), key=lambda v: (str(type(v)), v))
+    if len(classes) < 2:
+        raise DatasetError(
+            f"{name}: the label has only one class ({classes[0] if classes else 'none'!s}); "
+            "a classifier needs at least two.",
+            key="data.err.one_class",
+            params={"name": name, "value": str(classes[0]) if classes else "-"})
+    index = {value: i for i, value in enumerate(classes)}
+    y = series.map(index).to_numpy(dtype=np.int32)
+    return y, task, tuple(str(c) for c in classes)
+
+
+def load_csv(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawData:
+    """A CSV table: numeric columns as numbers, text columns one-hot, one target column.
+
+    Options: ``target`` (default: last column), ``features`` (default: all others),
+    ``task`` (auto, classification, regression), ``normalize`` (z-score numeric
+    features; default true).
+    """
+    import pandas as pd
+
+    check_known(name, options, CSV_OPTIONS)
+    path = uploads_path(arg)
+    _check_file(path, arg)
+    try:
+        frame = pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
+            ValueError) as exc:
+        raise DatasetError(f"Cannot read {arg!r} as CSV: {str(exc).splitlines()[0]}",
+                           key="data.err.csv_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    columns = [str(c) for c in frame.columns]
+    frame.columns = columns
+    target = str_option(name, options, "target", columns[-1] if columns else None)
+    if target not in columns or len(columns) < 2:
+        raise DatasetError(
+            f"{arg!r} has no column {target!r} to predict (it needs a target and at least "
+            f"one feature). Columns: {', '.join(columns)}",
+            key="data.err.csv_target",
+            params={"path": arg, "target": str(target), "columns": ", ".join(columns)})
+    features = options.get("features") or [c for c in columns if c != target]
+    bad = [f for f in features if f not in columns or f == target]
+    if bad or not isinstance(features, (list, tuple)):
+        raise DatasetError(f"Unknown feature columns {bad!r}. Columns: {', '.join(columns)}",
+                           key="data.err.csv_features",
+                           params={"columns": ", ".join(map(str, bad))})
+    frame = frame.dropna(subset=[target])
+    if frame.empty:
+        raise DatasetError(f"{arg!r} has no rows with a value in {target!r}.",
+                           key="data.err.empty", params={"name": arg})
+    task = str_option(name, options, "task", "auto", TASKS)
+    y, task, class_names = _labels(arg, frame[target].to_numpy(), task)
+    x, feature_names = _encode_features(arg, frame[list(features)],
+                                        bool_option(name, options, "normalize", True))
+    kind = "points" if x.shape[1] == 2 else "table"
+    return RawData(x, y, task, kind, class_names, feature_names)
+
+
+def _encode_features(arg: str, frame, normalize: bool) -> tuple[np.ndarray, tuple]:
+    """Numeric columns (missing values -> column mean) and one-hot text columns."""
+    import pandas as pd
+
+    parts, names = [], []
+    for column in frame.columns:
+        series = frame[column]
+        if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+            values = series.to_numpy(dtype=np.float64)
+            mean = np.nanmean(values) if np.isfinite(values).any() else 0.0
+            values = np.where(np.isnan(values), mean, values)
+            if normalize:
+                std = values.std()
+                values = (values - values.mean()) / (std if std > 0 else 1.0)
+            parts.append(values[:, None])
+            names.append(column)
+            continue
+        text = series.astype("string").fillna("(missing)")
+        categories = sorted(text.unique().tolist())
+        if len(categories) > MAX_CATEGORIES:
+            raise DatasetError(
+                f"Column {column!r} of {arg!r} has {len(categories)} different text values "
+                f"(limit {MAX_CATEGORIES}); leave it out of the features.",
+                key="data.err.csv_categories",
+                params={"column": column, "count": len(categories), "limit": MAX_CATEGORIES})
+        onehot = np.stack([(text == c).to_numpy(dtype=np.float64) for c in categories], 1)
+        parts.append(onehot)
+        names.extend(f"{column}={c}" for c in categories)
+    return np.concatenate(parts, axis=1).astype(np.float32), tuple(names)
+
+
+def load_npz(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawData:
+    """Arrays from an ``.npz`` (``allow_pickle=False``): ``x``/``y`` or
+    ``x_train``/``y_train`` with optional ``x_val``/``y_val`` and ``x_test``/``y_test``;
+    an optional ``class_names`` string array."""
+    check_known(name, options, NPZ_OPTIONS)
+    path = uploads_path(arg)
+    _check_file(path, arg)
+    import zipfile
+
+    if not zipfile.is_zipfile(path):
+        raise DatasetError(f"Cannot read {arg!r} as NPZ: it is not an .npz (zip) archive.",
+                           key="data.err.npz_read",
+                           params={"path": arg, "error": "not an .npz archive"})
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+    except ValueError as exc:
+        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+            raise DatasetError(
+                f"{arg!r} holds Python objects, which are never unpickled; save plain "
+                "numeric arrays.", key="data.err.npz_objects", params={"path": arg}) from exc
+        raise DatasetError(f"Cannot read {arg!r} as NPZ: {exc}", key="data.err.npz_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    except Exception as exc:  # zipfile.BadZipFile, OSError, EOFError ...
+        raise DatasetError(f"Cannot read {arg!r} as NPZ: {exc}", key="data.err.npz_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    from tfcore.data.npz_arrays import npz_raw
+
+    task = str_option(name, options, "task", "auto", TASKS)
+    return npz_raw(arg, arrays, task, _labels)
+
+
+def _images(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawData:
+    from tfcore.data.images import load_images
+
+    return load_images(name, arg, uploads_path(arg), options)
+
+
+for _kind, _loader, _en, _zh in (
+        ("csv", load_csv, "Uploaded CSV", "上传的 CSV"),
+        ("npz", load_npz, "Uploaded NPZ", "上传的 NPZ"),
+        ("images", _images, "Uploaded images", "上传的图片")):
+    registry.register_prefix(registry.PrefixSource(
+        f"upload:{_kind}:", {"en": _en, "zh": _zh}, _loader, _fingerprint))

@@ -1,0 +1,54 @@
+"""Models as data: the spec JSON, the layer catalog, validation and shapes, Keras builds,
+code generation in three styles, `.keras` import, the tutorials' presets, summaries and saved models.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from tfcore.model import spec_ops, store
+from tfcore.model.build import build_model
+from tfcore.model.catalog import CATEGORIES, get_type, layer_types
+from tfcore.model.codegen import STYLES, generate
+from tfcore.model.initializers import (
+    INITIALIZERS,
+    initializer_names,
+    make_initializer,
+    zeroed_uniform_class,
+)
+from tfcore.model.keras_import import import_keras
+from tfcore.model.params import (
+    BOOL,
+    CHOICE,
+    FLOAT,
+    INIT,
+    INT,
+    REG,
+    REGULARIZERS,
+    SHAPE,
+    SIZE,
+    ParamSpec,
+)
+from tfcore.model.presets import get_preset, preset_names, preset_title
+from tfcore.model.spec import (
+    DTYPES,
+    FUNCTIONAL,
+    KINDS,
+    SEQUENTIAL,
+    InputSpec,
+    LayerSpec,
+    ModelSpec,
+    from_dict,
+    from_json,
+)
+from tfcore.model.spec_ops import scratch_spec
+from tfcore.model.summary import ModelSummary, deferred_demo, summarize
+
+__all__ = [
+    "BOOL", "build_model", "CATEGORIES", "CHOICE", "deferred_demo", "DTYPES", "FLOAT", "from_dict",
+    "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type", "import_keras", "INIT",
+    "initializer_names", "INITIALIZERS", "InputSpec", "INT", "KINDS", "layer_types", "LayerSpec",
+    "make_initializer", "ModelSpec", "ModelSummary", "ParamSpec", "preset_names", "preset_title",
+    "REG", "REGULARIZERS", "scratch_spec", "SEQUENTIAL", "SHAPE", "SIZE", "spec_ops", "store",
+    "STYLES", "summarize", "zeroed_uniform_class",
+]

@@ -1,0 +1,211 @@
+"""Spec -> keras.Model, with each application's output shape.
+
+Layers are created through :func:`tfcore.model.catalog.create_layer`; an entry with ``shares``
+re-applies the already-created layer of another entry (tied weights). Errors Keras raises
+are attributed to the layer entry that caused them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from tfcore.errors import SpecError
+from tfcore.model.spec import FUNCTIONAL, LayerSpec, ModelSpec
+from tfcore.tfenv import quiet_tensorflow
+
+quiet_tensorflow()
+
+
+@dataclass(frozen=True)
+class Built:
+    """A built model plus, per spec entry, its Keras layer and output shape (batch axis
+    included; ``None`` when the model has no input shape yet)."""
+
+    model: Any
+    layers: Mapping[str, Any]
+    shapes: Mapping[str, Any]
+
+
+def _layer_error(entry: LayerSpec, exc: Exception) -> SpecError:
+    text = str(exc).strip()
+    message = " ".join(text.splitlines()[:3]) if text else type(exc).__name__
+    return SpecError(f"Layer {entry.name!r} ({entry.type}): {message}",
+                     key="spec.keras_rejected",
+                     params={"layer": entry.name, "type": entry.type, "message": message},
+                     details=[f"{entry.name}: {message}"])
+
+
+class _LayerFactory:
+    """Creates each layer once; ``shares`` entries get the owner's layer object."""
+
+    def __init__(self) -> None:
+        self.created: dict[str, Any] = {}
+
+    def get(self, entry: LayerSpec, input_shape: tuple | None = None) -> Any:
+        from tfcore.model.catalog import create_layer
+
+        owner = entry.shares or entry.name
+        if owner not in self.created:
+            if entry.shares:
+                raise SpecError(
+                    f"Layer {entry.name!r} shares {entry.shares!r}, which is not defined "
+                    "before it.", key="spec.share_order",
+                    params={"layer": entry.name, "shares": entry.shares})
+            children = [self.get(child) for child in entry.layers]
+            try:
+                self.created[owner] = create_layer(entry, children, input_shape)
+            except SpecError:
+                raise
+            except Exception as exc:  # Keras rejects a value: attribute it to the layer
+                raise _layer_error(entry, exc) from exc
+        return self.created[owner]
+
+
+def _apply(entry: LayerSpec, layer: Any, args: Any) -> Any:
+    try:
+        return layer(args)
+    except SpecError:
+        raise
+    except Exception as exc:
+        raise _layer_error(entry, exc) from exc
+
+
+def build_traced(spec: ModelSpec, make_model: bool = True) -> Built:
+    """Build the model and record every entry's layer and output shape.
+
+    Args:
+        make_model: False skips assembling the Sequential model (``model`` is None) when
+            only the layers, shapes and weights are needed (the summary): half the work.
+
+    Raises:
+        SpecError: naming the first layer Keras rejects and its message.
+    """
+    import keras
+
+    factory = _LayerFactory()
+    if spec.kind == FUNCTIONAL:
+        return _build_functional(spec, factory, keras)
+    shapes: dict[str, Any] = {}
+    layers: dict[str, Any] = {}
+    if not spec.inputs:  # deferred initialization: no weights until the first call
+        for entry in spec.layers:
+            layers[entry.name] = factory.get(entry)
+            shapes[entry.name] = None
+        model = keras.Sequential(list(layers.values()), name=_safe_name(spec.name))
+        return Built(model, layers, shapes)
+    first = spec.inputs[0]
+    if make_model:
+        try:
+            return _build_sequential_once(spec, keras)
+        except SpecError:
+            raise
+        except Exception:  # noqa: BLE001 - traced below, which names the layer at fault
+            factory = _LayerFactory()
+    x = keras.Input(shape=tuple(first.shape), dtype=first.dtype, name=first.name)
+    for entry in spec.layers:
+        layer = factory.get(entry, tuple(x.shape[1:]))
+        x = _apply(entry, layer, x)
+        layers[entry.name], shapes[entry.name] = layer, tuple(x.shape)
+    if make_model:  # the one-pass build failed but every layer accepted its input
+        raise SpecError(f"Keras could not assemble the Sequential model {spec.name!r}.",
+                        key="spec.keras_rejected", params={"layer": spec.name, "type": "",
+                                                          "message": "Sequential"})
+    return Built(None, layers, shapes)
+
+
+def _build_sequential_once(spec: ModelSpec, keras: Any) -> Built:
+    """Sequential in one pass, so each layer has exactly one inbound node (``layer.output``
+    works); Keras Applications get their input shape from static inference."""
+    from tfcore.model.validate import validate
+
+    static = validate(spec).shapes
+    factory, layers = _LayerFactory(), {}
+    prev = spec.inputs[0].name
+    for entry in spec.layers:
+        hint = static.get(prev)
+        layers[entry.name] = factory.get(entry, tuple(hint) if hint is not None else None)
+        prev = entry.name
+    first = spec.inputs[0]
+    _prebuild(spec, layers, static)
+    model = keras.Sequential(
+        [keras.Input(shape=tuple(first.shape), dtype=first.dtype, name=first.name),
+         *[layers[e.name] for e in spec.layers]], name=_safe_name(spec.name))
+    shapes = _sequential_shapes(spec, layers)
+    return Built(model, layers, shapes)
+
+
+def _prebuild(spec: ModelSpec, layers: dict[str, Any], static: dict[str, Any]) -> None:
+    """Build each layer before the Sequential model does, outside the model's name scope,
+    so variable paths read ``dense/kernel`` rather than ``mlp/dense/kernel``."""
+    prev = spec.inputs[0].name
+    for entry in spec.layers:
+        layer, hint = layers[entry.name], static.get(prev)
+        prev = entry.name
+        if layer.built or hint is None:
+            continue
+        try:
+            layer.build((None, *hint))
+        except Exception:  # noqa: BLE001 - Keras builds it inside the model instead
+            continue
+
+
+def _sequential_shapes(spec: ModelSpec, layers: dict[str, Any]) -> dict[str, Any]:
+    """Each application's output shape, without adding nodes to the layers."""
+    import keras
+
+    x = keras.KerasTensor(shape=(None, *spec.inputs[0].shape), dtype=spec.inputs[0].dtype)
+    shapes = {}
+    for entry in spec.layers:
+        x = layers[entry.name].compute_output_spec(x)
+        shapes[entry.name] = tuple(x.shape)
+    return shapes
+
+
+def build_model(spec: ModelSpec) -> Any:
+    """Build the keras.Model a spec describes.
+
+    Raises:
+        SpecError: naming the first layer Keras rejects and its message.
+    """
+    return build_traced(spec).model
+
+
+def _build_functional(spec: ModelSpec, factory: _LayerFactory, keras: Any) -> Built:
+    tensors: dict[str, Any] = {
+        item.name: keras.Input(shape=tuple(item.shape), dtype=item.dtype, name=item.name)
+        for item in spec.inputs
+    }
+    layers: dict[str, Any] = {}
+    pending = list(spec.layers)
+    while pending:
+        ready = [e for e in pending if all(name in tensors for name in e.inputs)
+                 and (not e.shares or e.shares in factory.created)]
+        if not ready:
+            names = ", ".join(e.name for e in pending)
+            raise SpecError(f"Layers {names} cannot be reached from the inputs "
+                            "(missing input or a cycle).", key="spec.unreachable",
+                            params={"layers": names})
+        for entry in ready:
+            args = [tensors[name] for name in entry.inputs]
+            first_shape = tuple(args[0].shape[1:]) if args else None
+            layer = factory.get(entry, first_shape)
+            tensors[entry.name] = _apply(entry, layer, args if len(args) > 1 else args[0])
+            layers[entry.name] = layer
+            pending.remove(entry)
+    missing = [name for name in spec.outputs if name not in tensors]
+    if not spec.outputs or missing:
+        raise SpecError(f"Outputs {missing or '[]'} are not layers of the model.",
+                        key="spec.bad_outputs", params={"outputs": str(missing)})
+    inputs = [tensors[i.name] for i in spec.inputs]
+    outputs = [tensors[name] for name in spec.outputs]
+    model = keras.Model(inputs=inputs if len(inputs) > 1 else inputs[0],
+                        outputs=outputs if len(outputs) > 1 else outputs[0],
+                        name=_safe_name(spec.name))
+    shapes = {name: tuple(tensors[name].shape) for name in layers}
+    return Built(model, layers, shapes)
+
+
+def _safe_name(name: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c in "_-" else "_" for c in name).strip("_")
+    return cleaned or "model"

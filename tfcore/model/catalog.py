@@ -1,0 +1,122 @@
+"""The layer catalog: every type a spec may name, with a typed parameter schema.
+
+A :class:`ParamSpec` says a parameter's kind, default, range or choices and help text in
+both languages; a :class:`LayerType` lists its parameters and how to create the Keras
+layer. Forms, validation, code generation and import are all driven by this registry
+(the records are in :mod:`tfcore.model.params`, the entries in
+:mod:`tfcore.model.layer_entries`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Sequence
+
+from tfcore.errors import SpecError
+from tfcore.model.params import (  # noqa: F401 - the kinds are part of the catalog's face
+    BOOL,
+    CHOICE,
+    FLOAT,
+    INIT,
+    INT,
+    KINDS,
+    REG,
+    REGULARIZERS,
+    SHAPE,
+    SIZE,
+    LayerType,
+    ParamSpec,
+)
+from tfcore.model.spec import LayerSpec
+
+CATEGORIES = ("core", "conv", "pool", "norm", "recurrent", "merge", "application", "custom",
+              "structure")
+
+
+def layer_types() -> dict[str, LayerType]:
+    """Every catalog type by name, in menu order."""
+    from tfcore.model.layer_entries import LAYER_TYPES
+
+    return LAYER_TYPES
+
+
+def type_names(category: str | None = None) -> list[str]:
+    return [n for n, lt in layer_types().items() if category in (None, lt.category)]
+
+
+def get_type(name: str) -> LayerType | None:
+    return layer_types().get(name)
+
+
+def default_config(type_name: str) -> dict[str, Any]:
+    """The default value of every parameter of a type."""
+    kind = get_type(type_name)
+    return {p.name: p.default for p in kind.params} if kind else {}
+
+
+def full_config(entry: LayerSpec) -> dict[str, Any]:
+    """The entry's config with defaults filled in for the parameters it leaves out."""
+    return {**default_config(entry.type), **dict(entry.config)}
+
+
+def keras_value(param: ParamSpec, value: Any) -> Any:
+    """Turn a spec value into what the Keras constructor takes."""
+    if value is None:
+        return None
+    if param.kind == INIT:
+        from tfcore.model.initializers import make_initializer
+        if isinstance(value, str):
+            return make_initializer(value)
+        return make_initializer(value["name"], value.get("params") or {})
+    if param.kind == REG:
+        import keras
+        factor = float(value.get("factor", 0.01))
+        return {"l1": lambda: keras.regularizers.L1(factor),
+                "l2": lambda: keras.regularizers.L2(factor),
+                "l1_l2": lambda: keras.regularizers.L1L2(factor, factor)}[value["name"]]()
+    if param.kind in (SIZE, SHAPE) and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def resolve(path: str) -> Any:
+    """The object at a dotted path such as ``keras.layers.Dense``."""
+    module, _, attr = path.rpartition(".")
+    return getattr(importlib.import_module(module), attr)
+
+
+def create_layer(entry: LayerSpec, children: Sequence[Any] = (),
+                 input_shape: tuple | None = None) -> Any:
+    """Create the Keras layer of one spec entry.
+
+    Args:
+        children: the created layers of a ``Block``'s children.
+        input_shape: shape of the incoming tensor without the batch axis (needed by
+            Keras Applications, which take ``input_shape`` at construction).
+
+    Raises:
+        SpecError: unknown type; Keras's own errors propagate for :mod:`tfcore.model.build`
+            to attribute to the layer.
+    """
+    import keras
+
+    kind = get_type(entry.type)
+    if kind is None:
+        raise SpecError(f"Unknown layer type {entry.type!r} for layer {entry.name!r}; "
+                        f"choose one of {type_names()}.", key="spec.unknown_type",
+                        params={"layer": entry.name, "type": entry.type})
+    if kind.container:
+        return keras.Sequential(list(children), name=entry.name)
+    kwargs = keras_kwargs(entry, input_shape)
+    return resolve(kind.keras_path)(name=entry.name, **kwargs)
+
+
+def keras_kwargs(entry: LayerSpec, input_shape: tuple | None = None) -> dict[str, Any]:
+    """Constructor keyword arguments (Keras values) of an entry, ``name`` excluded."""
+    kind = get_type(entry.type)
+    config = full_config(entry)
+    kwargs = {p.name: keras_value(p, config.get(p.name)) for p in kind.params}
+    kwargs.update(kind.fixed)
+    if kind.wants_input_shape and input_shape is not None:
+        kwargs["input_shape"] = tuple(input_shape)
+    return kwargs

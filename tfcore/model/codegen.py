@@ -1,0 +1,284 @@
+"""Spec -> runnable Keras 3 Python in three styles: Sequential, Functional, Model subclass.
+
+The generated file defines ``build_model()`` returning the model (built when the spec has
+an input shape) and, when run as a script, prints its summary. The tutorials' custom
+layers are written out in full, so the code runs without TF Lab installed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+import re
+from typing import Any, Callable
+
+from tfcore.errors import SpecError
+from tfcore.model.catalog import default_config, get_type
+from tfcore.model.params import INIT, REG
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, LayerSpec, ModelSpec
+
+STYLES = ("sequential", "functional", "subclass")
+_INDENT = "    "
+
+
+def _value(kind: str, value: Any) -> str:
+    """Python source of one constructor argument."""
+    if kind == INIT and isinstance(value, dict):
+        from tfcore.model.initializers import INITIALIZERS
+        init = INITIALIZERS[value["name"]]
+        params = value.get("params") or {}
+        args = ", ".join(f"{k}={float(v)!r}" for k, v in params.items())
+        return f"keras.initializers.{init.keras_class}({args})"
+    if kind == REG and isinstance(value, dict):
+        factor = float(value.get("factor", 0.01))
+        cls = {"l1": "L1", "l2": "L2", "l1_l2": "L1L2"}[value["name"]]
+        args = f"{factor!r}, {factor!r}" if cls == "L1L2" else repr(factor)
+        return f"keras.regularizers.{cls}({args})"
+    if isinstance(value, list):
+        return repr(tuple(value))
+    return repr(value)
+
+
+def _shape(shape: Any) -> str:
+    return repr(tuple(shape))
+
+
+def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
+    """The constructor call of one (non-shared) entry."""
+    kind = get_type(entry.type)
+    if kind is None:
+        raise SpecError(f"Unknown layer type {entry.type!r} for layer {entry.name!r}.",
+                        key="spec.unknown_type", params={"layer": entry.name, "type": entry.type})
+    if kind.container:
+        children = ", ".join(layer_source(c, shapes, spec) for c in entry.layers)
+        return f"keras.Sequential([{children}], name={entry.name!r})"
+    defaults = default_config(entry.type)
+    config = {**defaults, **dict(entry.config)}
+    args = [f"{p.name}={_value(p.kind, config[p.name])}" for p in kind.params
+            if p.required or config[p.name] != defaults.get(p.name)]
+    args += [f"{k}={v!r}" for k, v in kind.fixed.items()]
+    if kind.wants_input_shape and shapes.get(entry.name) is not None:
+        args.append(f"input_shape={_shape(shapes[entry.name])}")
+    args.append(f"name={entry.name!r}")
+    path = kind.keras_path.replace("tfcore.model.layers.", "")
+    return f"{path}({', '.join(args)})"
+
+
+class _Names:
+    """Python identifiers for layer and tensor names, unique and not keywords."""
+
+    def __init__(self, reserved: set[str] = frozenset()) -> None:
+        self.used: set[str] = set(reserved)
+        self.map: dict[str, str] = {}
+
+    def __call__(self, name: str, suffix: str = "") -> str:
+        key = name + "\0" + suffix
+        if key not in self.map:
+            base = re.sub(r"\W", "_", name) + suffix
+            base = base if base and not base[0].isdigit() else f"layer_{base}"
+            if keyword.iskeyword(base):
+                base += "_"
+            candidate, n = base, 2
+            while candidate in self.used:
+                candidate, n = f"{base}_{n}", n + 1
+            self.used.add(candidate)
+            self.map[key] = candidate
+        return self.map[key]
+
+
+def _order(spec: ModelSpec) -> list[LayerSpec]:
+    if spec.kind == SEQUENTIAL:
+        return list(spec.layers)
+    done, order, pending = {i.name for i in spec.inputs}, [], list(spec.layers)
+    while pending:
+        ready = [e for e in pending if all(n in done for n in e.inputs)]
+        if not ready:
+            raise SpecError("The graph has a cycle or a missing input; fix the spec first.",
+                            key="spec.codegen_graph")
+        for entry in ready:
+            order.append(entry)
+            done.add(entry.name)
+            pending.remove(entry)
+    return order
+
+
+def _sources(spec: ModelSpec) -> dict[str, list[str]]:
+    """Each application's input names (Sequential: the previous layer)."""
+    if spec.kind == FUNCTIONAL:
+        return {e.name: list(e.inputs) for e in spec.layers}
+    prev = spec.inputs[0].name if spec.inputs else None
+    out = {}
+    for entry in spec.layers:
+        out[entry.name] = [prev] if prev else []
+        prev = entry.name
+    return out
+
+
+def _is_chain(spec: ModelSpec) -> bool:
+    if spec.kind == SEQUENTIAL:
+        return True
+    if len(spec.inputs) != 1 or len(spec.outputs) != 1:
+        return False
+    prev = spec.inputs[0].name
+    for entry in _order(spec):
+        if list(entry.inputs) != [prev]:
+            return False
+        prev = entry.name
+    return prev == spec.outputs[0]
+
+
+def _custom_classes(spec: ModelSpec) -> str:
+    from tfcore.model import layers as custom
+
+    used = [e.type for e in spec.all_layers() if e.type in custom.CUSTOM_LAYERS]
+    if not used:
+        return ""
+    parts = [inspect.getsource(custom._check_units)]
+    for name in dict.fromkeys(used):
+        source = inspect.getsource(custom.CUSTOM_LAYERS[name])
+        parts.append("\n".join(line for line in source.splitlines()
+                               if not line.startswith("@keras.saving")))
+    return "from keras import ops\n\n\n" + "\n\n\n".join(parts) + "\n\n"
+
+
+def _definitions(spec: ModelSpec, names: _Names, prefix: str, shapes: dict) -> list[str]:
+    lines = []
+    for entry in spec.layers:
+        if not entry.shares:
+            lines.append(f"{prefix}{names(entry.name)} = {layer_source(entry, shapes, spec)}")
+    return lines
+
+
+def _calls(spec: ModelSpec, names: _Names, prefix: str, tensors: dict[str, str]) -> list[str]:
+    lines, sources = [], _sources(spec)
+    for entry in _order(spec):
+        args = [tensors[n] for n in sources[entry.name]]
+        arg = args[0] if len(args) == 1 else "[" + ", ".join(args) + "]"
+        tensors[entry.name] = names(entry.name, "_out")
+        lines.append(f"{tensors[entry.name]} = {prefix}{names(entry.shares or entry.name)}({arg})")
+    return lines
+
+
+def _io(spec: ModelSpec, tensors: dict[str, str], which: tuple[str, ...]) -> str:
+    items = [tensors[n] for n in which]
+    return items[0] if len(items) == 1 else "[" + ", ".join(items) + "]"
+
+
+def _sequential(spec: ModelSpec, shapes: dict) -> list[str]:
+    if not _is_chain(spec):
+        raise SpecError("This model has branches, merges or several inputs or outputs, so it "
+                        "cannot be written as a Sequential model; use the functional or the "
+                        "subclass style.", key="spec.codegen_not_chain")
+    names = _Names({"model"})
+    lines = _definitions(spec, names, "", shapes)
+    items = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
+             for i in spec.inputs[:1]]
+    items += [names(e.shares or e.name) for e in _order(spec)]
+    lines.append("model = keras.Sequential([")
+    lines += [f"{_INDENT}{item}," for item in items]
+    lines.append(f"], name={spec.name!r})")
+    return lines + ["return model"]
+
+
+def _input_lines(spec: ModelSpec, names: _Names, tensors: dict[str, str]) -> list[str]:
+    lines = []
+    for item in spec.inputs:
+        tensors[item.name] = names(item.name, "_in")
+        lines.append(f"{tensors[item.name]} = keras.Input(shape={_shape(item.shape)}, "
+                     f"dtype={item.dtype!r}, name={item.name!r})")
+    return lines
+
+
+def _functional(spec: ModelSpec, shapes: dict) -> list[str]:
+    if not spec.inputs:
+        raise SpecError("A Functional model needs an input shape; add an input first.",
+                        key="spec.codegen_no_input")
+    names, tensors = _Names({"model"}), {}
+    lines = _definitions(spec, names, "", shapes) + _input_lines(spec, names, tensors)
+    lines += _calls(spec, names, "", tensors)
+    outputs = spec.outputs if spec.kind == FUNCTIONAL else (spec.layers[-1].name,)
+    lines.append(f"model = keras.Model(inputs={_io(spec, tensors, tuple(i.name for i in spec.inputs))}, "
+                 f"outputs={_io(spec, tensors, outputs)}, name={spec.name!r})")
+    return lines + ["return model"]
+
+
+def _class_name(name: str) -> str:
+    words = re.split(r"\W|_", name)
+    title = "".join(w[:1].upper() + w[1:] for w in words if w) or "Model"
+    return title if not title[0].isdigit() else f"Model{title}"
+
+
+def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
+    import keras
+
+    names, tensors = _Names(set(dir(keras.Model)) | {"self", "inputs"}), {}
+    from tfcore.model.layers import CUSTOM_LAYERS
+
+    cls = _class_name(spec.name)
+    cls = cls + "Model" if cls in CUSTOM_LAYERS or cls in {"Sequential", "Model"} else cls
+    init = [f"class {cls}(keras.Model):", f'{_INDENT}"""{spec.name}, written as a Model '
+            'subclass."""', "", f"{_INDENT}def __init__(self, **kwargs):",
+            f"{_INDENT * 2}super().__init__(**kwargs)"]
+    init += [_INDENT * 2 + line for line in _definitions(spec, names, "self.", shapes)]
+    call = [f"{_INDENT}def call(self, inputs):"]
+    input_names = [i.name for i in spec.inputs] or ["inputs"]
+    for item in input_names:
+        tensors[item] = names(item, "_in")
+    if not spec.inputs:
+        pass
+    elif len(input_names) == 1:
+        call.append(f"{_INDENT * 2}{tensors[input_names[0]]} = inputs")
+    else:
+        call.append(f"{_INDENT * 2}{', '.join(tensors[n] for n in input_names)} = inputs")
+    if not spec.inputs:
+        spec_for_calls = ModelSpec(spec.name, SEQUENTIAL, (), spec.layers)
+        prev = "inputs"
+        for entry in spec_for_calls.layers:
+            out = names(entry.name, "_out")
+            call.append(f"{_INDENT * 2}{out} = self.{names(entry.shares or entry.name)}({prev})")
+            prev = out
+        call.append(f"{_INDENT * 2}return {prev}")
+    else:
+        call += [_INDENT * 2 + line for line in _calls(spec, names, "self.", tensors)]
+        outputs = spec.outputs if spec.kind == FUNCTIONAL else (spec.layers[-1].name,)
+        call.append(f"{_INDENT * 2}return {_io(spec, tensors, outputs)}")
+    body = [f"model = {cls}(name={spec.name!r})"]
+    if spec.inputs:
+        symbolic = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
+                    for i in spec.inputs]
+        arg = symbolic[0] if len(symbolic) == 1 else "[" + ", ".join(symbolic) + "]"
+        body.append(f"model({arg})  # the first call creates the weights")
+    return init + [""] + call, body + ["return model"]
+
+
+_STYLE_FUNCS: dict[str, Callable] = {"sequential": _sequential, "functional": _functional}
+
+
+def generate(spec: ModelSpec, style: str = "functional") -> str:
+    """Runnable Keras 3 source for a spec.
+
+    Raises:
+        SpecError: unknown style, or a style that cannot express the spec (a Sequential
+            listing of a graph with branches; a Functional model without input shape).
+    """
+    if style not in STYLES:
+        raise SpecError(f"Unknown code style {style!r}; choose one of {list(STYLES)}.",
+                        key="spec.codegen_style", params={"style": style})
+    from tfcore.model.validate import check
+
+    shapes = {k: v for k, v in check(spec).shapes.items()}
+    inbound = _sources(spec)
+    shapes = {name: shapes.get(src[0]) if src else None for name, src in inbound.items()}
+    header = [f'"""Model {spec.name!r}, generated by TF Lab ({style} style)."""', "",
+              "import keras", "", ""]
+    custom = _custom_classes(spec)
+    classes: list[str] = []
+    if style == "subclass":
+        classes, body = _subclass(spec, shapes)
+    else:
+        body = _STYLE_FUNCS[style](spec, shapes)
+    parts = header + ([custom] if custom else []) + (classes + ["", ""] if classes else [])
+    parts += ["def build_model():", f'{_INDENT}"""Create the model{" and its weights" if spec.inputs else ""}."""']
+    parts += [_INDENT + line for line in body]
+    parts += ["", "", 'if __name__ == "__main__":', f"{_INDENT}build_model().summary()", ""]
+    return "\n".join(parts)

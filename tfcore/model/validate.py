@@ -1,0 +1,250 @@
+"""Validate a spec before any TensorFlow call: every problem at once, each located.
+
+Checks names, types, parameter values (from the catalog schema), shared layers, nested
+blocks, the Functional graph (missing inputs, cycles, unreachable and unused layers,
+missing outputs, merge arity), then infers shapes in plain Python (merge shapes, Reshape
+sizes) and refuses a model above the parameter limit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from tfcore.errors import SpecError
+from tfcore.model.catalog import full_config, get_type, type_names
+from tfcore.model.shapes import ShapeIssue, infer
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, LayerSpec, ModelSpec, Problem
+
+DEFAULT_PARAM_LIMIT = int(os.environ.get("TFLAB_PARAM_LIMIT", 50_000_000))
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The result: problems, and per entry the inferred output shape (no batch axis) and
+    parameter count (``None`` where unknown before building)."""
+
+    problems: tuple[Problem, ...]
+    shapes: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, int | None] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def known_params(self) -> int:
+        return sum(v for v in self.params.values() if v)
+
+    def for_layer(self, name: str) -> list[Problem]:
+        return [p for p in self.problems if p.location == name]
+
+
+def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: str,
+       **params: Any) -> None:
+    out.append(Problem(location, fld, value, text, key, params))
+
+
+def _check_names(spec: ModelSpec, out: list[Problem]) -> None:
+    seen: set[str] = set()
+    names = [i.name for i in spec.inputs] + [e.name for e in spec.all_layers()]
+    for name in names:
+        if not name or not _NAME.match(name):
+            _p(out, name or "layer", "name", name, "A name uses 1-64 letters, digits, '_', '-' "
+               "or '.' and starts with a letter, digit or '_'.", "spec.problem.name")
+        elif name in seen:
+            _p(out, name, "name", name, "Names must be unique; rename one of them.",
+               "spec.problem.duplicate")
+        seen.add(name)
+
+
+def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: bool,
+                 out: list[Problem]) -> None:
+    loc = entry.name or "layer"
+    kind = get_type(entry.type)
+    if kind is None:
+        _p(out, loc, "type", entry.type, f"Use a catalog type: {type_names()}.",
+           "spec.problem.unknown_type")
+        return
+    if entry.shares:
+        owner = next((e for e in spec.all_layers() if e.name == entry.shares), None)
+        if owner is None or owner.shares:
+            _p(out, loc, "shares", entry.shares, "Share a layer defined in this model that "
+               "does not itself share another.", "spec.problem.shares")
+        elif owner.type != entry.type:
+            _p(out, loc, "shares", entry.shares, f"A shared layer keeps its type: use type "
+               f"{owner.type}.", "spec.problem.shares_type", type=owner.type)
+        elif order[owner.name] > order[entry.name]:
+            _p(out, loc, "shares", entry.shares, "Place the shared layer before its re-use.",
+               "spec.problem.shares_order")
+        if entry.config:
+            _p(out, loc, "config", dict(entry.config), f"A re-use takes its settings from "
+               f"{entry.shares}; leave config empty.", "spec.problem.shares_config")
+        return
+    for key, value in entry.config.items():
+        param = kind.param(key)
+        if param is None:
+            _p(out, loc, key, value, f"{entry.type} has no parameter {key!r}; it has "
+               f"{[q.name for q in kind.params]}.", "spec.problem.unknown_param")
+        elif not param.check(value):
+            _p(out, loc, key, value, f"Use {param.allowed()}.", "spec.problem.value",
+               allowed=param.allowed())
+    if kind.container and not entry.layers:
+        _p(out, loc, "layers", [], "A block needs at least one layer inside.",
+           "spec.problem.empty_block")
+    if entry.layers and not kind.container:
+        _p(out, loc, "layers", len(entry.layers), "Only a Block holds nested layers.",
+           "spec.problem.not_block")
+    if spec.kind == SEQUENTIAL or not top:
+        if kind.min_inputs > 1:
+            _p(out, loc, "type", entry.type, "A merge needs two or more inputs: use a "
+               "Functional model.", "spec.problem.merge_in_sequential")
+        if entry.inputs:
+            _p(out, loc, "inputs", list(entry.inputs), "In a Sequential model (or a block) "
+               "each layer takes the previous output; remove inputs.",
+               "spec.problem.sequential_inputs")
+    for child in entry.layers:
+        _check_entry(child, spec, order, False, out)
+
+
+def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
+    """Functional structure; returns the layer names in an order safe to infer."""
+    known = {i.name for i in spec.inputs} | {e.name for e in spec.layers}
+    by_name = {e.name: e for e in spec.layers}
+    if not spec.inputs:
+        _p(out, "spec", "inputs", [], "A Functional model needs at least one input.",
+           "spec.problem.no_inputs")
+    for entry in spec.layers:
+        kind = get_type(entry.type if not entry.shares else
+                        getattr(by_name.get(entry.shares), "type", entry.type))
+        missing = [n for n in entry.inputs if n not in known]
+        if not entry.inputs:
+            _p(out, entry.name, "inputs", [], "Choose the input(s) this layer takes.",
+               "spec.problem.no_layer_inputs")
+        elif missing:
+            _p(out, entry.name, "inputs", missing, "Inputs must name a model input or a layer.",
+               "spec.problem.missing_input")
+        elif kind and not kind.min_inputs <= len(entry.inputs) <= kind.max_inputs:
+            _p(out, entry.name, "inputs", list(entry.inputs), f"{entry.type} takes "
+               f"{kind.min_inputs} to {kind.max_inputs} inputs.", "spec.problem.arity",
+               low=kind.min_inputs, high=kind.max_inputs)
+    if not spec.outputs:
+        _p(out, "spec", "outputs", [], "Choose at least one output layer.",
+           "spec.problem.no_outputs")
+    for name in spec.outputs:
+        if name not in by_name:
+            _p(out, "spec", "outputs", name, "An output must name a layer of the model.",
+               "spec.problem.bad_output")
+    # Topological order; what is left is in a cycle or depends on something missing.
+    done = {i.name for i in spec.inputs}
+    order: list[str] = []
+    pending = [e for e in spec.layers if e.inputs]
+    progress = True
+    while pending and progress:
+        ready = [e for e in pending if all(n in done for n in e.inputs)]
+        progress = bool(ready)
+        for entry in ready:
+            done.add(entry.name)
+            order.append(entry.name)
+            pending.remove(entry)
+    for entry in pending:
+        stuck = all(n in known for n in entry.inputs)
+        if stuck:
+            _p(out, entry.name, "inputs", list(entry.inputs), "This layer is part of a cycle "
+               "or depends on one; a layer cannot feed itself.", "spec.problem.cycle")
+        else:
+            _p(out, entry.name, "", entry.name, "This layer cannot be reached from the "
+               "model's inputs.", "spec.problem.unreachable")
+    used = set(spec.outputs)
+    for name in reversed(order):
+        if name in used:
+            used.update(by_name[name].inputs)
+    for name in order:
+        if name not in used:
+            _p(out, name, "", name, "This layer does not lead to any output; connect it or "
+               "remove it.", "spec.problem.unused")
+    return order
+
+
+def _infer_entry(entry: LayerSpec, spec: ModelSpec, shapes: list, out_params: dict) -> Any:
+    """Infer one application; a Block infers its children in order."""
+    source = entry if not entry.shares else spec.layer(entry.shares)
+    if source.layers:
+        shape = shapes[0]
+        for child in source.layers:
+            shape = _infer_entry(child, spec, [shape], out_params) if shape is not None else None
+        out_params[entry.name] = 0 if entry.shares else None
+        return shape
+    out_shape, count = infer(source.type, full_config(source), shapes)
+    out_params[entry.name] = 0 if entry.shares else count
+    return out_shape
+
+
+def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
+    """Every problem of a spec, located, plus inferred shapes and parameter counts."""
+    out: list[Problem] = []
+    limit = DEFAULT_PARAM_LIMIT if param_limit is None else param_limit
+    _check_names(spec, out)
+    if spec.kind == SEQUENTIAL and len(spec.inputs) > 1:
+        _p(out, "spec", "inputs", [i.name for i in spec.inputs], "A Sequential model has at "
+           "most one input; use a Functional model.", "spec.problem.sequential_many_inputs")
+    for item in spec.inputs:
+        if not item.shape or not all(d is None or (isinstance(d, int) and not isinstance(d, bool)
+                                                   and d >= 1) for d in item.shape):
+            _p(out, item.name, "shape", list(item.shape), "An input shape is a list of "
+               "positive integers without the batch axis, such as 28, 28, 1.",
+               "spec.problem.input_shape")
+    order = {e.name: n for n, e in enumerate(spec.all_layers())}
+    for entry in spec.layers:
+        _check_entry(entry, spec, order, True, out)
+    bad = {p.location for p in out}
+    shapes: dict[str, Any] = {i.name: None if i.name in bad else tuple(i.shape)
+                              for i in spec.inputs}
+    params: dict[str, int | None] = {}
+    if spec.kind == FUNCTIONAL:
+        sequence = _check_graph(spec, out)
+        by_name = {e.name: e for e in spec.layers}
+        steps = [(by_name[n], list(by_name[n].inputs)) for n in sequence]
+    else:
+        prev = spec.inputs[0].name if spec.inputs else None
+        steps = []
+        for entry in spec.layers:
+            steps.append((entry, [prev] if prev else []))
+            prev = entry.name
+    for entry, sources in steps:
+        ins = [shapes.get(s) for s in sources]
+        if entry.name in bad or not ins or any(s is None for s in ins) or (
+                entry.shares and entry.shares in bad):
+            shapes[entry.name] = None
+            continue
+        try:
+            shapes[entry.name] = _infer_entry(entry, spec, ins, params)
+        except ShapeIssue as issue:
+            _p(out, entry.name, issue.field, issue.value, issue.allowed, issue.key)
+            shapes[entry.name] = None
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            shapes[entry.name] = None
+    total = sum(v for v in params.values() if v)
+    if total > limit:
+        biggest = max(params, key=lambda n: params[n] or 0)
+        _p(out, biggest, "params", total, f"The model would have {total:,} parameters, above "
+           f"the limit of {limit:,}; use fewer units or filters.", "spec.problem.too_many_params",
+           total=total, limit=limit)
+    return Validation(tuple(out), shapes, params)
+
+
+def check(spec: ModelSpec, param_limit: int | None = None) -> Validation:
+    """Validate and raise when anything is wrong.
+
+    Raises:
+        SpecError: ``details`` lists every located :class:`Problem`.
+    """
+    result = validate(spec, param_limit)
+    if result.problems:
+        raise SpecError(f"The model spec {spec.name!r} has {len(result.problems)} problem(s).",
+                        key="spec.invalid", params={"count": len(result.problems)},
+                        details=list(result.problems))
+    return result

@@ -1,0 +1,39 @@
+"""Reading what runs left: listing and administration, curves, checkpoints and their
+comparison, restore, evaluate and export.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from tfcore.runs import admin
+from tfcore.runs.admin import (
+    RunSummary,
+    delete_old_checkpoints,
+    delete_run,
+    list_runs,
+    rename_run,
+    set_tags,
+    summarize,
+)
+from tfcore.runs.checkpoints import CheckpointList, list_checkpoints, list_variables, resolve_prefix
+from tfcore.runs.compare import diff_checkpoints, variable_stats
+from tfcore.runs.curves import X_AXES, group_curves, metric_names, run_curves
+from tfcore.runs.export import EXPORTERS, continue_training, export_checkpoint, export_run_zip
+from tfcore.runs.restore import (
+    evaluate_run,
+    predict_run,
+    restore_run,
+    restore_spec,
+    run_request,
+    variable_labels,
+)
+
+__all__ = [
+    "admin", "CheckpointList", "continue_training", "delete_old_checkpoints", "delete_run",
+    "diff_checkpoints", "evaluate_run", "export_checkpoint", "export_run_zip", "EXPORTERS",
+    "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",
+    "predict_run", "rename_run", "resolve_prefix", "restore_run", "restore_spec", "run_curves",
+    "run_request", "RunSummary", "set_tags", "summarize", "variable_labels", "variable_stats",
+    "X_AXES",
+]

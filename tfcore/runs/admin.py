@@ -1,0 +1,248 @@
+"""Manage the runs of a runs root: summaries, rename and tag, delete.
+
+Renames and tags go into ``<run>/meta.json`` (written atomically), the one file the reader
+side adds to a run; ``run.json`` (what was asked) is never rewritten. Deletion touches only
+the run's own folder and refuses a run whose worker is still active.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Mapping
+
+from tfcore.errors import RunError
+from tfcore.jsonio import atomic_write_json, now_iso, read_json
+from tfcore.rundir import ACTIVE_STATES, RunPaths, RunRecord, RunStore, read_metrics
+
+META_JSON = "meta.json"
+GROUP_IGNORED = ("name", "created", "versions", "resume_of", "initial_weights")
+_SKIP_FIELDS = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One row of the runs table."""
+
+    run_id: str
+    name: str
+    tags: tuple[str, ...]
+    model: str
+    dataset: str
+    device: str
+    state: str
+    created: str | None
+    started: float | None
+    duration: float | None
+    steps: int
+    total_steps: int | None
+    seed: int | None
+    group: str
+    final: Mapping[str, float] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"run": self.run_id, "name": self.name, "tags": list(self.tags),
+                "model": self.model, "dataset": self.dataset, "device": self.device,
+                "state": self.state, "created": self.created, "started": self.started,
+                "duration": self.duration, "steps": self.steps,
+                "total_steps": self.total_steps, "seed": self.seed, "group": self.group,
+                "final": dict(self.final), "problems": list(self.problems)}
+
+
+def read_meta(paths: RunPaths) -> dict:
+    """The run's ``meta.json`` (name and tags set by a person), or ``{}``."""
+    meta = read_json(paths.root / META_JSON, default={})
+    return meta if isinstance(meta, dict) else {}
+
+
+def _iso_to_epoch(text: Any) -> float | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        return None
+
+
+def group_key(request: Mapping[str, Any]) -> str:
+    """Runs whose ``run.json`` differ only in the training seed share this key."""
+    body = {k: v for k, v in request.items() if k not in GROUP_IGNORED}
+    training = dict(body.get("training") or {})
+    training.pop("seed", None)
+    body["training"] = training
+    return json.dumps(body, sort_keys=True, default=str)
+
+
+def final_metrics(records: tuple[dict, ...]) -> dict[str, float]:
+    """The last value of each metric per split, named ``split/metric``."""
+    out: dict[str, float] = {}
+    for record in records:
+        split = record.get("split", "train")
+        for key, value in record.items():
+            if key not in _SKIP_FIELDS and isinstance(value, (int, float)):
+                out[f"{split}/{key}"] = float(value)
+    return out
+
+
+def summarize(record: RunRecord) -> RunSummary:
+    """A table row from one run's files; damage goes into ``problems``."""
+    request, status, paths = record.request, record.status, record.paths
+    meta = read_meta(paths)
+    records = read_metrics(paths.metrics).records
+    spec = request.get("spec") if isinstance(request.get("spec"), dict) else {}
+    dataset = request.get("dataset") if isinstance(request.get("dataset"), dict) else {}
+    device = request.get("device") if isinstance(request.get("device"), dict) else {}
+    training = request.get("training") if isinstance(request.get("training"), dict) else {}
+    extra = status.extra
+    started = _iso_to_epoch(extra.get("started")) or _iso_to_epoch(request.get("created"))
+    duration = extra.get("wall_seconds") or extra.get("elapsed")
+    if duration is None and records:
+        duration = float(records[-1].get("elapsed") or 0.0) or None
+    steps = max([status.step] + [int(r.get("step") or 0) for r in records])
+    seed = training.get("seed")
+    return RunSummary(
+        run_id=record.run_id, name=str(meta.get("name") or record.name),
+        tags=tuple(str(t) for t in meta.get("tags") or ()),
+        model=str(spec.get("name") or "?"), dataset=str(dataset.get("name") or "?"),
+        device=str(device.get("kind") or "?"), state=status.state,
+        created=record.created, started=started,
+        duration=float(duration) if duration is not None else None, steps=steps,
+        total_steps=extra.get("total_steps"),
+        seed=int(seed) if isinstance(seed, (int, float)) else None,
+        group=group_key(request) if request else record.run_id,
+        final=final_metrics(records), problems=record.problems)
+
+
+def list_runs(runs_root: Path | str) -> list[RunSummary]:
+    """Every run under the runs root, newest first, damaged ones included."""
+    store = RunStore(Path(runs_root))
+    out = []
+    for run_id in store.run_ids():
+        try:
+            out.append(summarize(store.get(run_id)))
+        except (RunError, OSError):
+            continue  # deleted while listing
+    return out
+
+
+def _record(runs_root: Path | str, run_id: str) -> RunRecord:
+    return RunStore(Path(runs_root)).get(run_id)
+
+
+def rename_run(runs_root: Path | str, run_id: str, name: str) -> dict:
+    """Give a run a display name (``meta.json``); returns the new meta.
+
+    Raises:
+        RunError: empty name or unknown run.
+    """
+    name = str(name).strip()
+    if not name or len(name) > 120:
+        raise RunError(f"A run name needs 1 to 120 characters. Received: {name!r}",
+                       key="runs.err.name", params={"name": name})
+    return _update_meta(_record(runs_root, run_id).paths, name=name)
+
+
+def set_tags(runs_root: Path | str, run_id: str, tags: list[str] | tuple[str, ...]) -> dict:
+    """Replace a run's tags (trimmed, de-duplicated, order kept); returns the new meta."""
+    clean = list(dict.fromkeys(t.strip() for t in tags if str(t).strip()))
+    bad = [t for t in clean if len(t) > 40]
+    if bad:
+        raise RunError(f"Tags may have at most 40 characters. Received: {bad[0]!r}",
+                       key="runs.err.tag", params={"tag": bad[0]})
+    return _update_meta(_record(runs_root, run_id).paths, tags=clean)
+
+
+def _update_meta(paths: RunPaths, **changes: Any) -> dict:
+    meta = read_meta(paths) | changes | {"updated": now_iso()}
+    atomic_write_json(paths.root / META_JSON, meta)
+    return meta
+
+
+@dataclass(frozen=True)
+class DeleteResult:
+    """What a delete removed."""
+
+    run_id: str
+    removed: tuple[str, ...]
+    freed_bytes: int
+
+
+def _refuse_active(record: RunRecord) -> None:
+    from tfcore.training import jobs
+
+    if record.status.state in ACTIVE_STATES and (
+            record.status.state == "queued" or jobs.pid_alive(record.status.pid)):
+        raise RunError(f"Run {record.run_id} is {record.status.state}; stop it before "
+                       "deleting.", key="runs.err.active",
+                       params={"run": record.run_id, "state": record.status.state})
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def delete_run(runs_root: Path | str, run_id: str) -> DeleteResult:
+    """Delete one whole run folder (and nothing else).
+
+    Raises:
+        RunError: unknown run, an active run, or a folder that is not inside the runs root.
+    """
+    record = _record(runs_root, run_id)
+    _refuse_active(record)
+    folder = record.paths.root
+    if folder.is_symlink() or folder.resolve().parent != Path(runs_root).resolve():
+        raise RunError(f"{folder} is not a run folder inside {runs_root}.",
+                       key="runs.err.outside", params={"path": str(folder)})
+    freed = _size(folder)
+    shutil.rmtree(folder)
+    return DeleteResult(run_id=run_id, removed=(folder.name,), freed_bytes=freed)
+
+
+def delete_old_checkpoints(runs_root: Path | str, run_id: str, keep: int = 1) -> DeleteResult:
+    """Remove all but the newest ``keep`` checkpoints of a run and rewrite its
+    ``checkpoint`` state file to list the ones left.
+
+    Raises:
+        RunError: unknown or active run, or ``keep`` < 1.
+    """
+    from tfcore.runs.checkpoints import list_checkpoints
+
+    if keep < 1:
+        raise RunError(f"Keep at least one checkpoint. Received: keep={keep}",
+                       key="runs.err.keep", params={"keep": keep})
+    record = _record(runs_root, run_id)
+    _refuse_active(record)
+    if not record.paths.ckpt_dir.is_dir():
+        return DeleteResult(run_id, (), 0)
+    listing = list_checkpoints(record.paths.ckpt_dir, verify=False)
+    entries = list(listing.entries)
+    old, kept = entries[:-keep], entries[-keep:]
+    removed, freed = [], 0
+    for entry in old:
+        for name in entry.files:
+            path = listing.directory / name
+            freed += path.stat().st_size
+            path.unlink()
+            removed.append(name)
+    if listing.has_state_file and kept:
+        _write_state(listing.directory, kept)
+    return DeleteResult(run_id, tuple(removed), freed)
+
+
+def _write_state(directory: Path, kept: list) -> None:
+    import os
+    import tempfile
+
+    lines = [f'model_checkpoint_path: "{kept[-1].name}"']
+    lines += [f'all_model_checkpoint_paths: "{e.name}"' for e in kept]
+    lines += [f"all_model_checkpoint_timestamps: {e.time}" for e in kept if e.time]
+    fd, tmp = tempfile.mkstemp(prefix=".checkpoint.", dir=directory)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    os.replace(tmp, directory / "checkpoint")

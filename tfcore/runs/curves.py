@@ -1,0 +1,83 @@
+"""Curves of several runs for one metric: smoothing, step or wall-time x-axis, seed groups.
+
+Pure functions over ``metrics.jsonl`` records; they return pandas frames that a page draws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from tfcore.rundir import RunStore
+
+X_AXES = ("step", "time")
+CURVE_COLUMNS = ["run", "split", "step", "time", "value", "smoothed"]
+_SKIP_FIELDS = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
+
+
+def metric_names(runs_root: Path | str, run_ids: Iterable[str]) -> list[str]:
+    """Metric names any of the runs logged (``loss`` first)."""
+    store = RunStore(Path(runs_root))
+    names: dict[str, None] = {}
+    for run_id in run_ids:
+        for record in store.metrics(run_id).records:
+            for key, value in record.items():
+                if key not in _SKIP_FIELDS and isinstance(value, (int, float)):
+                    names[key] = None
+    return sorted(names, key=lambda n: (n != "loss", n))
+
+
+def smooth(values: np.ndarray, weight: float) -> np.ndarray:
+    """TensorBoard's debiased exponential moving average (weight 0 = no smoothing)."""
+    if not 0 <= weight < 1:
+        raise ValueError(f"smoothing must be in [0, 1). Received: {weight}")
+    out = np.empty(len(values), dtype=np.float64)
+    last, debias = 0.0, 0.0
+    for index, value in enumerate(values):
+        last = last * weight + (1 - weight) * float(value)
+        debias = debias * weight + (1 - weight)
+        out[index] = last / debias if debias else value
+    return out
+
+
+def run_curves(runs_root: Path | str, run_ids: Iterable[str], metric: str = "loss",
+               splits: Iterable[str] = ("train", "val"), smoothing: float = 0.0) -> pd.DataFrame:
+    """One row per logged point: run, split, step, time (seconds since start), value,
+    smoothed value."""
+    store = RunStore(Path(runs_root))
+    frames = []
+    for run_id in run_ids:
+        records = store.metrics(run_id).records
+        for split in splits:
+            rows = [r for r in records if r.get("split", "train") == split
+                    and isinstance(r.get(metric), (int, float))]
+            if not rows:
+                continue
+            values = np.array([float(r[metric]) for r in rows])
+            frames.append(pd.DataFrame({
+                "run": run_id, "split": split,
+                "step": [int(r.get("step") or 0) for r in rows],
+                "time": [float(r.get("elapsed") or 0.0) for r in rows],
+                "value": values, "smoothed": smooth(values, smoothing)}))
+    if not frames:
+        return pd.DataFrame(columns=CURVE_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+def group_curves(curves: pd.DataFrame, groups: dict[str, str]) -> pd.DataFrame:
+    """Mean, standard deviation, min, max and count per group, split and step.
+
+    Args:
+        groups: run id -> group label (runs differing only in seed share a label).
+    """
+    columns = ["group", "split", "step", "mean", "std", "min", "max", "count"]
+    if curves.empty:
+        return pd.DataFrame(columns=columns)
+    frame = curves.assign(group=curves["run"].map(groups).fillna(curves["run"]))
+    stats = frame.groupby(["group", "split", "step"])["smoothed"].agg(
+        ["mean", "std", "min", "max", "count"]).reset_index()
+    stats["std"] = stats["std"].fillna(0.0)
+    return stats[columns]

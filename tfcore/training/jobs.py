@@ -1,0 +1,270 @@
+"""The job manager: start, queue, stop, resume and re-attach training workers.
+
+Each run trains in its own process, ``python -m tfcore.training.worker RUN_DIR``, started in its
+own session so a crash (or an out-of-memory kill) never reaches the dashboard. At most
+``TFLAB_MAX_WORKERS`` (default 1) run at once; the rest wait as ``queued`` with their
+position in ``status.json``. :func:`reconcile` is the server-restart path: runs whose
+worker is gone are marked ``interrupted`` and queued runs are started when a slot is free.
+A file lock in the runs root keeps several dashboard sessions from double-starting a run.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from tfcore.errors import RunError
+from tfcore.jsonio import read_json
+from tfcore.rundir import (
+    INTERRUPTED,
+    QUEUED,
+    RUNNING,
+    STOPPED,
+    STOPPING,
+    RunPaths,
+    RunStore,
+    RunWriter,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+ENV_MAX_WORKERS = "TFLAB_MAX_WORKERS"
+_children: dict[int, subprocess.Popen] = {}
+
+
+def max_workers() -> int:
+    """How many workers may train at once (env ``TFLAB_MAX_WORKERS``, default 1)."""
+    try:
+        return max(1, int(os.environ.get(ENV_MAX_WORKERS, "1")))
+    except ValueError:
+        return 1
+
+
+MAX_WORKERS = max_workers()
+
+
+@contextmanager
+def _locked(runs_root: Path) -> Iterator[None]:
+    runs_root.mkdir(parents=True, exist_ok=True)
+    with open(runs_root / ".jobs.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pid_alive(pid: int | None) -> bool:
+    """Whether ``pid`` is a live training process (zombies and pids reused by a
+    non-Python program are not)."""
+    if not pid:
+        return False
+    child = _children.get(pid)
+    if child is not None:
+        if child.poll() is None:
+            return True
+        _children.pop(pid, None)
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    proc = Path(f"/proc/{pid}")
+    try:
+        stat = (proc / "stat").read_text()
+        if stat.rsplit(")", 1)[-1].split()[0] == "Z":
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            return False
+        cmdline = (proc / "cmdline").read_bytes()
+        return b"tfcore" in cmdline or b"python" in cmdline   # else: a reused pid
+    except OSError:
+        return True  # no /proc: trust kill(0)
+
+
+def _check_request(request: Mapping[str, Any]) -> None:
+    """Refuse a request that can never train, before anything is written."""
+    from tfcore.data import DatasetRequest
+    from tfcore.model import from_dict
+    from tfcore.training.config import TrainConfig
+    from tfcore.training.devices import DeviceConfig
+
+    if not isinstance(request.get("spec"), Mapping):
+        raise RunError("A run needs a model spec.", key="train.err.no_spec")
+    from_dict(request["spec"])
+    TrainConfig.from_dict(request.get("training"))
+    DeviceConfig.from_dict(request.get("device"))
+    DatasetRequest.from_dict(request.get("dataset") or {"name": "digits28"})
+
+
+def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = None) -> str:
+    """Create a run directory from ``request`` (the ``run.json`` body) and queue it;
+    it starts at once when a worker slot is free.
+
+    Raises:
+        SpecError, RunError, DeviceError, DatasetError: the request is invalid.
+    """
+    from tfcore.tfenv import versions
+
+    runs_root = Path(runs_root)
+    _check_request(request)
+    body = dict(request)
+    body.setdefault("name", (request.get("spec") or {}).get("name") or "run")
+    body.setdefault("versions", versions().to_dict())
+    with _locked(runs_root):
+        writer = RunWriter.create(runs_root, body, run_id)
+        writer.set_status(queued_at=time.time())
+    reconcile(runs_root)
+    return writer.paths.run_id
+
+
+def _launch(paths: RunPaths) -> int:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT),
+                                                    env.get("PYTHONPATH", "")) if p)
+    with open(paths.log, "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "tfcore.training.worker", str(paths.root)],
+                                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True, cwd=str(PROJECT_ROOT), env=env)
+    _children[proc.pid] = proc
+    RunWriter(paths).set_status(state=RUNNING, pid=proc.pid, queue_position=None,
+                                launched=time.time())
+    return proc.pid
+
+
+def _mark_interrupted(paths: RunPaths) -> None:
+    current = read_json(paths.status_json, {}) or {}
+    if current.get("state") in (RUNNING, STOPPING):   # re-read: it may have just finished
+        RunWriter(paths).set_status(state=INTERRUPTED, message="The worker process ended "
+                                    "without finishing (killed or crashed).",
+                                    error_key="train.err.interrupted")
+
+
+@dataclass(frozen=True)
+class ReconcileReport:
+    """What one reconcile pass found and did."""
+
+    running: tuple[str, ...]
+    interrupted: tuple[str, ...]
+    started: tuple[str, ...]
+    queued: tuple[str, ...]
+
+
+def reconcile(runs_root: Path, exclude_pid: int | None = None) -> ReconcileReport:
+    """Mark runs whose worker is gone ``interrupted``; start queued runs in free slots;
+    refresh queue positions. Safe to call often and from several processes."""
+    runs_root = Path(runs_root)
+    store = RunStore(runs_root)
+    with _locked(runs_root):
+        running, interrupted, queued = [], [], []
+        for record in store.list():
+            state = record.status.state
+            if state in (RUNNING, STOPPING):
+                pid = record.status.pid
+                if pid != exclude_pid and pid_alive(pid):
+                    running.append(record.run_id)
+                elif pid != exclude_pid:
+                    _mark_interrupted(record.paths)
+                    interrupted.append(record.run_id)
+            elif state == QUEUED:
+                queued.append(record)
+        queued.sort(key=lambda r: (float(r.status.extra.get("queued_at") or 0), r.run_id))
+        free = max(0, max_workers() - len(running))
+        started = []
+        for record in queued[:free]:
+            _launch(record.paths)
+            started.append(record.run_id)
+        waiting = queued[free:]
+        for position, record in enumerate(waiting, start=1):
+            if record.status.extra.get("queue_position") != position:
+                RunWriter(record.paths).set_status(queue_position=position)
+    return ReconcileReport(tuple(running), tuple(interrupted), tuple(started),
+                           tuple(r.run_id for r in waiting))
+
+
+def stop_run(runs_root: Path, run_id: str) -> str:
+    """Ask a run to stop: a queued run stops at once, a running one after its current
+    batch (with a final checkpoint). Returns the state the run is now in.
+
+    Raises:
+        RunError: the run does not exist or is not queued or running.
+    """
+    runs_root = Path(runs_root)
+    store = RunStore(runs_root)
+    with _locked(runs_root):
+        record = store.get(run_id)
+        state = record.status.state
+        if state == QUEUED:
+            RunWriter(record.paths).set_status(state=STOPPED, queue_position=None)
+            return STOPPED
+        if state in (RUNNING, STOPPING):
+            if pid_alive(record.status.pid):
+                store.request_stop(run_id)
+                return STOPPING
+            _mark_interrupted(record.paths)
+            return INTERRUPTED
+    raise RunError(f"Run {run_id!r} is {state}; only a queued or running run can be stopped.",
+                   key="train.err.not_active", params={"run": run_id, "state": state})
+
+
+def resume_run(runs_root: Path, run_id: str) -> str:
+    """Queue a stopped or interrupted run again; its worker continues from the latest
+    checkpoint (step count, optimizer state, metrics). Returns the run id.
+
+    Raises:
+        RunError: the run does not exist or is not stopped or interrupted.
+    """
+    runs_root = Path(runs_root)
+    store = RunStore(runs_root)
+    with _locked(runs_root):
+        record = store.get(run_id)
+        state = record.status.state
+        if state not in (STOPPED, INTERRUPTED):
+            raise RunError(f"Run {run_id!r} is {state}; only a stopped or interrupted run "
+                           "can be resumed.", key="train.err.not_resumable",
+                           params={"run": run_id, "state": state})
+        record.paths.stop_request.unlink(missing_ok=True)
+        resumes = int(record.status.extra.get("resumes") or 0) + 1
+        RunWriter(record.paths).set_status(state=QUEUED, queued_at=time.time(), pid=None,
+                                           message=None, traceback=None, error_key=None,
+                                           resumes=resumes)
+    reconcile(runs_root)
+    return run_id
+
+
+def checkpoint_steps(paths: RunPaths) -> list[int]:
+    """Steps of the checkpoints a run keeps, oldest first."""
+    steps = []
+    for index in paths.ckpt_dir.glob("ckpt-*.index"):
+        try:
+            steps.append(int(index.name[len("ckpt-"):-len(".index")]))
+        except ValueError:
+            continue
+    return sorted(steps)
+
+
+def wait_for(runs_root: Path, run_id: str, timeout: float = 600.0,
+             poll: float = 0.2) -> str:
+    """Block until a run reaches a final state (for the CLI and tests); returns it."""
+    from tfcore.rundir import FINAL_STATES
+
+    store = RunStore(Path(runs_root))
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        state = store.get(run_id).status.state
+        if state in FINAL_STATES:
+            return state
+        reconcile(Path(runs_root))
+        time.sleep(poll)
+    raise RunError(f"Run {run_id!r} did not finish within {timeout:.0f} s.",
+                   key="train.err.timeout", params={"run": run_id, "seconds": timeout})

@@ -1,0 +1,241 @@
+"""The builder's editor: inputs, layers with catalog-generated forms, outputs.
+
+The spec being edited lives in ``st.session_state[DRAFT]``; structural edits (add, remove,
+move, duplicate, re-use, load) go through button callbacks and bump a revision number so
+every widget re-reads the spec; field edits are read back from the widgets on each run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+import streamlit as st
+
+from tfcore.model import (
+    CATEGORIES,
+    DTYPES,
+    FUNCTIONAL,
+    KINDS,
+    SEQUENTIAL,
+    InputSpec,
+    LayerSpec,
+    ModelSpec,
+    get_type,
+    layer_types,
+    spec_ops,
+)
+from ui.builder.fields import labels, param_widget, parse_ints
+from ui.common import pick, t
+
+DRAFT, REV, KIND_KEY = "builder.draft", "builder.rev", "bld.kind"
+
+
+def draft() -> ModelSpec:
+    return st.session_state[DRAFT]
+
+
+def replace_draft(spec: ModelSpec) -> None:
+    """Replace the whole spec (widgets re-read it)."""
+    st.session_state[DRAFT] = spec
+    st.session_state[REV] = st.session_state.get(REV, 0) + 1
+
+
+def _key(*parts: Any) -> str:
+    return ".".join(["bld", str(st.session_state.get(REV, 0)), *map(str, parts)])
+
+
+def _op(func: Callable[..., ModelSpec], *args: Any) -> Callable[[], None]:
+    def run() -> None:
+        replace_draft(func(draft(), *args))
+    return run
+
+
+def _shape_text(shape: tuple) -> str:
+    return ", ".join("None" if d is None else str(d) for d in shape)
+
+
+def _parse_shape(text: str) -> tuple:
+    value = parse_ints(text.replace("None", "0"), single=False)
+    if isinstance(value, list):
+        return tuple(None if d == 0 else d for d in value)
+    return (text,) if text.strip() else ()
+
+
+def _input_row(spec: ModelSpec, index: int, item: InputSpec) -> InputSpec:
+    cols = st.columns([2, 2, 2])
+    name = cols[0].text_input(t("builder.input_name"), item.name, key=_key("in", index, "name"))
+    shape = cols[1].text_input(t("builder.input_shape"), _shape_text(item.shape),
+                               key=_key("in", index, "shape"), help=t("builder.input_shape_help"))
+    dtype = cols[2].selectbox(t("builder.dtype"), DTYPES, index=DTYPES.index(item.dtype),
+                              key=_key("in", index, "dtype"))
+    return InputSpec(name.strip(), _parse_shape(shape), dtype)
+
+
+def inputs_editor(spec: ModelSpec) -> ModelSpec:
+    """Input name, shape and dtype; Sequential may have none (deferred initialization)."""
+    st.subheader(t("builder.inputs"))
+    if spec.kind == SEQUENTIAL:
+        deferred = st.checkbox(t("builder.no_input"), value=not spec.inputs,
+                               key=_key("deferred"), help=t("builder.no_input_help"))
+        if deferred:
+            return replace(spec, inputs=())
+        item = spec.inputs[0] if spec.inputs else InputSpec("input", (20,))
+        return replace(spec, inputs=(_input_row(spec, 0, item),))
+    inputs = []
+    for index, item in enumerate(spec.inputs):
+        new = _input_row(spec, index, item)
+        if new.name and new.name != item.name:
+            spec = spec_ops.rename(spec, item.name, new.name)
+        inputs.append(new)
+    spec = replace(spec, inputs=tuple(inputs))
+    st.button(t("builder.add_input"), key=_key("add_input"), icon=":material/add:",
+              on_click=_add_input)
+    return spec
+
+
+def _add_input() -> None:
+    spec = draft()
+    name = spec_ops.unique_name(spec, "input")
+    replace_draft(replace(spec, inputs=spec.inputs + (InputSpec(name, (None,)),)))
+
+
+def _config_form(entry: LayerSpec, index: int) -> dict[str, Any]:
+    kind = get_type(entry.type)
+    if kind is None:
+        return dict(entry.config)
+    config = dict(entry.config)
+    for param in kind.params:
+        value = param_widget(param, config.get(param.name, param.default),
+                             _key("layer", index, param.name))
+        if value == param.default and not param.required:
+            config.pop(param.name, None)
+        else:
+            config[param.name] = value
+    return config
+
+
+def _layer_buttons(index: int, count: int) -> None:
+    cols = st.columns(5)
+    cols[0].button(t("builder.up"), key=_key("up", index), icon=":material/arrow_upward:",
+                   on_click=_op(spec_ops.move_layer, index, -1), disabled=index == 0)
+    cols[1].button(t("builder.down"), key=_key("down", index), icon=":material/arrow_downward:",
+                   on_click=_op(spec_ops.move_layer, index, 1), disabled=index == count - 1)
+    cols[2].button(t("builder.duplicate"), key=_key("dup", index), icon=":material/content_copy:",
+                   on_click=_op(spec_ops.duplicate_layer, index))
+    cols[3].button(t("builder.reuse"), key=_key("reuse", index), icon=":material/link:",
+                   on_click=_op(spec_ops.reuse_layer, index), help=t("builder.reuse_help"))
+    cols[4].button(t("builder.remove"), key=_key("rm", index), icon=":material/delete:",
+                   on_click=_op(spec_ops.remove_layer, index))
+
+
+def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list) -> ModelSpec:
+    name = st.text_input(t("builder.layer_name"), entry.name, key=_key("layer", index, "name"))
+    names = list(layer_types())
+    if entry.type in names:
+        new_type = st.selectbox(t("builder.layer_type"), names, index=names.index(entry.type),
+                                key=_key("layer", index, "type"),
+                                format_func=labels({n: pick(layer_types()[n].title)
+                                                    for n in names}))
+        if new_type != entry.type:
+            replace_draft(spec_ops.set_layer(spec, index, type=new_type, config={},
+                                             shares=None, layers=()))
+            st.rerun()
+    kind = get_type(entry.type)
+    if kind is not None:
+        st.markdown(f":gray[{pick(kind.help)}]")
+    changes: dict[str, Any] = {}
+    if spec.kind == FUNCTIONAL:
+        options = [i.name for i in spec.inputs] + [e.name for e in spec.layers
+                                                   if e.name != entry.name]
+        options += [n for n in entry.inputs if n not in options]
+        changes["inputs"] = tuple(st.multiselect(t("builder.layer_inputs"), options,
+                                                 default=list(entry.inputs),
+                                                 key=_key("layer", index, "inputs")))
+    owners = [e.name for e in spec.layers[:index] if e.type == entry.type and not e.shares]
+    if owners or entry.shares:
+        choices = [None, *owners] + ([entry.shares] if entry.shares and
+                                     entry.shares not in owners else [])
+        changes["shares"] = st.selectbox(
+            t("builder.shares"), choices, index=choices.index(entry.shares),
+            key=_key("layer", index, "shares"), help=t("builder.reuse_help"),
+            format_func=labels({v: t("builder.none") if v is None else v for v in choices}))
+    if changes.get("shares", entry.shares):
+        st.info(t("builder.shared_info", owner=changes.get("shares", entry.shares)))
+        changes["config"] = {}
+    elif entry.layers:
+        st.caption(t("builder.block_children", names=", ".join(c.name for c in entry.layers)))
+    else:
+        changes["config"] = _config_form(entry, index)
+    for problem in problems:
+        st.error(problem_text(problem), icon=":material/error:")
+    _layer_buttons(index, len(spec.layers))
+    spec = spec_ops.set_layer(spec, index, **changes)
+    if name.strip() and name.strip() != entry.name:
+        spec = spec_ops.rename(spec, entry.name, name.strip())
+    elif not name.strip():
+        spec = spec_ops.set_layer(spec, index, name="")
+    return spec
+
+
+def problem_text(problem: Any) -> str:
+    """A located problem in the reader's language."""
+    from ui.common import catalog, current_lang
+
+    params = {"where": problem.where, "value": repr(problem.value), "text": problem.allowed,
+              **{k: v for k, v in dict(problem.params).items()}}
+    if problem.key in catalog(current_lang()):
+        try:
+            return t(problem.key, **params)
+        except (KeyError, IndexError, ValueError):
+            pass
+    return str(problem)
+
+
+def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
+    """One expander per layer, then the add-layer row."""
+    st.subheader(t("builder.layers"))
+    if not spec.layers:
+        st.info(t("builder.no_layers"))
+    for index, entry in enumerate(spec.layers):
+        mine = problems.get(entry.name, [])
+        label = t("builder.layer_label", index=index + 1, name=entry.name or "?",
+                  type=entry.type, mark=" ⚠" if mine else "")
+        with st.expander(label, expanded=bool(mine)):
+            spec = _layer_editor(spec, index, entry, mine)
+    types = [n for c in CATEGORIES for n, lt in layer_types().items() if lt.category == c]
+    cols = st.columns([3, 2], vertical_alignment="bottom")
+    cols[0].selectbox(t("builder.add_type"), types, key="bld.add_type",
+                      format_func=labels({n: t("builder.type_option", category=t(
+                          f"builder.category.{layer_types()[n].category}"),
+                          title=pick(layer_types()[n].title)) for n in types}))
+    cols[1].button(t("builder.add_layer"), key="bld.add", icon=":material/add:",
+                   type="primary", on_click=lambda: replace_draft(
+                       spec_ops.add_layer(draft(), st.session_state["bld.add_type"])))
+    return spec
+
+
+def outputs_editor(spec: ModelSpec) -> ModelSpec:
+    if spec.kind != FUNCTIONAL:
+        return spec
+    options = [e.name for e in spec.layers]
+    options += [o for o in spec.outputs if o not in options]
+    outputs = st.multiselect(t("builder.outputs"), options, default=list(spec.outputs),
+                             key=_key("outputs"))
+    return replace(spec, outputs=tuple(outputs))
+
+
+def _convert_kind() -> None:
+    replace_draft(spec_ops.convert_kind(draft(), st.session_state[KIND_KEY]))
+
+
+def header_editor(spec: ModelSpec) -> ModelSpec:
+    """Model name and kind (switching kind converts the spec, in a callback)."""
+    cols = st.columns(2)
+    name = cols[0].text_input(t("builder.model_name"), spec.name, key=_key("model_name"))
+    if st.session_state.get(KIND_KEY) != spec.kind:
+        st.session_state[KIND_KEY] = spec.kind  # a loaded or imported spec sets the kind
+    cols[1].radio(t("builder.kind"), KINDS, horizontal=True, key=KIND_KEY,
+                  on_change=_convert_kind,
+                  format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
+    return replace(spec, name=name.strip() or "model")

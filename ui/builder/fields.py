@@ -1,0 +1,134 @@
+"""One widget per catalog parameter kind; each returns the new spec value.
+
+Values a person types that do not parse are returned as typed, so validation reports them
+located (``dense.units: ... Received: 'abc'``) instead of the widget silently refusing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import streamlit as st
+
+from tfcore.model import (
+    BOOL,
+    CHOICE,
+    FLOAT,
+    INIT,
+    INT,
+    REG,
+    REGULARIZERS,
+    SHAPE,
+    SIZE,
+    ParamSpec,
+    initializer_names,
+)
+from ui.common import pick, t
+
+
+def labels(mapping: dict) -> Callable[[Any], str]:
+    """A format_func from labels computed now, in the reader's language (AppTest calls
+    format functions outside the script run, where the session language is unknown)."""
+    return lambda value: mapping.get(value, str(value))
+
+
+def _label(param: ParamSpec) -> str:
+    return t("builder.param", name=param.name)
+
+
+def _int(param: ParamSpec, value: Any, key: str) -> Any:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        value = param.default if isinstance(param.default, int) else 0
+    return int(st.number_input(_label(param), value=int(value), step=1, key=key,
+                               help=pick(param.help)))
+
+
+def _float(param: ParamSpec, value: Any, key: str) -> Any:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        value = param.default or 0.0
+    return float(st.number_input(_label(param), value=float(value), step=0.01, format="%g",
+                                 key=key, help=pick(param.help)))
+
+
+def _bool(param: ParamSpec, value: Any, key: str) -> Any:
+    return st.checkbox(_label(param), value=bool(value), key=key, help=pick(param.help))
+
+
+def _choice(param: ParamSpec, value: Any, key: str) -> Any:
+    options = list(param.choices) + ([None] if param.nullable else [])
+    index = options.index(value) if value in options else 0
+    return st.selectbox(_label(param), options, index=index, key=key, help=pick(param.help),
+                        format_func=labels({v: t("builder.none") if v is None else str(v)
+                                            for v in options}))
+
+
+def _ints_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def parse_ints(text: str, single: bool) -> Any:
+    """``"5, 5"`` -> ``[5, 5]``; ``"3"`` -> ``3`` (or ``[3]`` for a shape); ``""`` -> None;
+    text that does not parse is returned unchanged (validation reports it)."""
+    text = text.strip().strip("()[]")
+    if not text:
+        return None
+    try:
+        items = [int(part) for part in text.replace(" ", ",").split(",") if part]
+    except ValueError:
+        return text
+    return items[0] if single and len(items) == 1 else items
+
+
+def _size(param: ParamSpec, value: Any, key: str) -> Any:
+    text = st.text_input(_label(param), value=_ints_text(value), key=key,
+                         help=pick(param.help))
+    return parse_ints(text, single=True)
+
+
+def _shape(param: ParamSpec, value: Any, key: str) -> Any:
+    text = st.text_input(_label(param), value=_ints_text(value), key=key,
+                         help=pick(param.help))
+    return parse_ints(text, single=False)
+
+
+def _init(param: ParamSpec, value: Any, key: str) -> Any:
+    names = initializer_names()
+    current = value.get("name") if isinstance(value, dict) else value
+    index = names.index(current) if current in names else 0
+    chosen = st.selectbox(_label(param), names, index=index, key=key, help=pick(param.help))
+    if isinstance(value, dict) and chosen == current:
+        return value  # keep the parameters set in JSON (for example stddev=0.01)
+    return chosen
+
+
+def _reg(param: ParamSpec, value: Any, key: str) -> Any:
+    options = ["none", *REGULARIZERS]
+    current = value.get("name") if isinstance(value, dict) else "none"
+    left, right = st.columns(2)
+    with left:
+        chosen = st.selectbox(_label(param), options, index=options.index(current), key=key,
+                              help=pick(param.help),
+                              format_func=labels({v: t("builder.none") if v == "none" else v
+                                                  for v in options}))
+    if chosen == "none":
+        return None
+    factor = value.get("factor", 0.01) if isinstance(value, dict) else 0.01
+    with right:
+        factor = st.number_input(t("builder.factor"), value=float(factor), step=0.001,
+                                 format="%g", key=f"{key}.factor")
+    return {"name": chosen, "factor": float(factor)}
+
+
+FIELD_WIDGETS: dict[str, Callable[[ParamSpec, Any, str], Any]] = {
+    INT: _int, FLOAT: _float, BOOL: _bool, CHOICE: _choice, SIZE: _size, SHAPE: _shape,
+    INIT: _init, REG: _reg,
+}
+
+
+def param_widget(param: ParamSpec, value: Any, key: str) -> Any:
+    """Render the widget of one parameter; return its value for the spec."""
+    return FIELD_WIDGETS[param.kind](param, value, key)

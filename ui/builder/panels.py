@@ -1,0 +1,130 @@
+"""The builder's result panels: diagram, summary, problems, deferred weights, code,
+import/export and saving. Each takes the spec and renders; engine calls only."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from tfcore.model import (
+    STYLES,
+    ModelSpec,
+    ModelSummary,
+    deferred_demo,
+    from_json,
+    generate,
+    import_keras,
+)
+from tfcore.model import store as models_store
+from ui.builder.diagram import spec_to_dot
+from ui.builder.editor import problem_text, replace_draft
+from ui.builder.fields import labels, parse_ints
+from ui.common import guarded, show_error, t, workspace
+
+
+def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
+    rows = {r.name: (r.output_shape, r.params) for r in summary.rows}
+    st.graphviz_chart(spec_to_dot(spec, rows, bad, t("builder.diagram.params"),
+                                  t("builder.diagram.shares")), width="content")
+
+
+def summary_table(summary: ModelSummary) -> None:
+    frame = pd.DataFrame([{
+        t("builder.col.layer"): r.name, t("builder.col.type"): r.type,
+        t("builder.col.shape"): r.output_shape,
+        t("builder.col.params"): "?" if r.params is None else f"{r.params:,}",
+        t("builder.col.shares"): r.shares or "",
+    } for r in summary.rows])
+    st.dataframe(frame, hide_index=True, width="stretch")
+    cols = st.columns(3)
+    cols[0].metric(t("builder.total"), f"{summary.total:,}")
+    cols[1].metric(t("builder.trainable"), f"{summary.trainable:,}")
+    cols[2].metric(t("builder.non_trainable"), f"{summary.non_trainable:,}")
+    if summary.built:
+        st.caption(t("builder.variables", count=summary.variables))
+
+
+def problems_panel(summary: ModelSummary) -> None:
+    if not summary.problems:
+        return
+    st.markdown(f"**{t('builder.problems', count=len(summary.problems))}**")
+    for problem in summary.problems:
+        st.error(problem_text(problem), icon=":material/error:")
+
+
+def deferred_panel(spec: ModelSpec) -> None:
+    """Scenario B8: no weights until the first call."""
+    st.info(t("builder.deferred"), icon=":material/hourglass_empty:")
+    text = st.text_input(t("builder.deferred_shape"), "20", key="bld.deferred_shape")
+    if st.button(t("builder.deferred_call"), key="bld.deferred_call"):
+        shape = parse_ints(text, single=False)
+        with guarded():
+            if not isinstance(shape, list):
+                raise ValueError(text)
+            demo = deferred_demo(spec, tuple(shape))
+            st.caption(t("builder.deferred_before", count=demo.before))
+            st.dataframe(pd.DataFrame([{t("builder.col.weight"): n,
+                                        t("builder.col.shape"): str(s)} for n, s in demo.after]),
+                         hide_index=True, width="stretch")
+
+
+def code_tab(spec: ModelSpec) -> None:
+    style = st.radio(t("builder.code_style"), STYLES, horizontal=True, key="bld.code_style",
+                     index=STYLES.index("functional"),
+                     format_func=labels({s: t(f"builder.style.{s}") for s in STYLES}))
+    try:
+        code = generate(spec, style)
+    except Exception as exc:  # noqa: BLE001 - shown translated, located
+        show_error(exc)
+        return
+    st.code(code, language="python")
+    st.download_button(t("builder.download_code"), code, file_name=f"{spec.name}_{style}.py",
+                       mime="text/x-python", key="bld.download_code",
+                       icon=":material/download:")
+
+
+def _import_upload(upload) -> ModelSpec:
+    data = upload.getvalue()
+    if upload.name.endswith(".keras"):
+        folder = workspace().uploads
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            path = Path(tmp) / "model.keras"
+            path.write_bytes(data)
+            return import_keras(path)
+    return from_json(data.decode("utf-8", errors="replace"))
+
+
+def io_tab(spec: ModelSpec) -> None:
+    st.download_button(t("builder.export_json"), spec.to_json(), file_name=f"{spec.name}.json",
+                       mime="application/json", key="bld.export", icon=":material/download:")
+    upload = st.file_uploader(t("builder.import_file"), type=["json", "keras"],
+                              key="bld.upload", help=t("builder.import_help"))
+    if upload is not None and st.button(t("builder.import_load"), key="bld.import_file"):
+        with guarded():
+            replace_draft(_import_upload(upload))
+            st.rerun()
+    text = st.text_area(t("builder.paste_json"), key="bld.paste", height=120)
+    if st.button(t("builder.load_json"), key="bld.load_json") and text.strip():
+        with guarded():
+            replace_draft(from_json(text))
+            st.rerun()
+
+
+def save_tab(spec: ModelSpec, ok: bool) -> None:
+    ws = workspace()
+    name = st.text_input(t("builder.save_name"), spec.name, key="bld.save_name")
+    if st.button(t("builder.save"), key="bld.save", disabled=not ok, icon=":material/save:"):
+        with guarded():
+            path = models_store.save_spec(ws, name, spec)
+            st.success(t("builder.saved", name=name, path=str(path)))
+    saved = models_store.list_specs(ws)
+    if saved:
+        chosen = st.selectbox(t("builder.saved_models"), saved, key="bld.saved_pick")
+        if st.button(t("builder.open_saved"), key="bld.open_saved"):
+            with guarded():
+                replace_draft(models_store.load_spec(ws, chosen))
+                st.rerun()

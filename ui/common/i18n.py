@@ -1,0 +1,83 @@
+"""One translation function for every visible string, English and Simplified Chinese.
+
+Catalogs live in ``ui/common/locales/<lang>/<area>.json`` (flat ``key: text`` maps); every area
+file exists in both languages with the same keys (a test checks). Keys are unique
+across areas and start with the area name, e.g. ``home.title``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+import streamlit as st
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LANGUAGES = {"en": "English", "zh": "简体中文"}
+DEFAULT_LANG = "en"
+STATE_KEY = "lang"  # the session's language; not a widget key, so it survives page switches
+WIDGET_KEY = "lang_widget"
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> Mapping[str, str]:
+    """All keys of one language, merged from its area files."""
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
+
+
+def current_lang() -> str:
+    """The language chosen in this session (sidebar or ``?lang=``)."""
+    lang = st.session_state.get(STATE_KEY, DEFAULT_LANG)
+    return lang if lang in LANGUAGES else DEFAULT_LANG
+
+
+def t(key: str, **params: Any) -> str:
+    """The text of ``key`` in the current language, formatted with ``params``.
+
+    A key missing from the catalog shows as the key itself, which the i18n tests catch.
+    """
+    text = catalog(current_lang()).get(key)
+    if text is None:
+        text = catalog(DEFAULT_LANG).get(key, key)
+    return text.format(**params) if params else text
+
+
+def pick(texts: Mapping[str, str] | str | None) -> str:
+    """Choose the current language from a ``{"en": ..., "zh": ...}`` map kept in the engine."""
+    if texts is None:
+        return ""
+    if isinstance(texts, str):
+        return texts
+    return texts.get(current_lang()) or texts.get(DEFAULT_LANG) or ""
+
+
+def init_language() -> str:
+    """Set the session language from ``?lang=`` on first run; keep it afterwards."""
+    if STATE_KEY not in st.session_state:
+        wanted = st.query_params.get("lang", DEFAULT_LANG)
+        st.session_state[STATE_KEY] = wanted if wanted in LANGUAGES else DEFAULT_LANG
+    return current_lang()
+
+
+def language_selector() -> None:
+    """The sidebar language switch; mirrors the choice into the URL (``?lang=``)."""
+    if st.session_state.get(WIDGET_KEY) != current_lang():
+        st.session_state[WIDGET_KEY] = current_lang()
+
+    def _changed() -> None:
+        st.session_state[STATE_KEY] = st.session_state[WIDGET_KEY]
+
+    st.sidebar.selectbox(
+        t("app.language"),
+        options=list(LANGUAGES),
+        format_func=LANGUAGES.__getitem__,
+        key=WIDGET_KEY,
+        on_change=_changed,
+    )
+    if st.query_params.get("lang") != current_lang():
+        st.query_params["lang"] = current_lang()

@@ -1,0 +1,41 @@
+"""Heavy, shared objects cached once per server process."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tfcore.rundir import RunStore
+from tfcore.tfenv import DevicesReport, VersionsReport, configure_server_process
+from tfcore.workspace import Workspace, default_workspace
+
+
+@st.cache_resource(show_spinner=False)
+def tensorflow_ready() -> bool:
+    """Configure TensorFlow for the server process once (GPU memory growth)."""
+    configure_server_process()
+    return True
+
+
+@st.cache_resource(show_spinner=False)
+def workspace() -> Workspace:
+    return default_workspace().ensure()
+
+
+def run_store() -> RunStore:
+    return RunStore(workspace().runs)
+
+
+@st.cache_resource(show_spinner=False)
+def devices_report() -> DevicesReport:
+    from tfcore.tfenv import describe_devices
+
+    tensorflow_ready()
+    return describe_devices()
+
+
+@st.cache_resource(show_spinner=False)
+def versions_report() -> VersionsReport:
+    from tfcore.tfenv import versions
+
+    tensorflow_ready()
+    return versions()

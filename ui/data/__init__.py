@@ -1,0 +1,12 @@
+"""The dataset picker and preview used by the Train and Weights pages.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from ui.data.picker import load_with_spinner, pick_dataset
+
+__all__ = [
+    "load_with_spinner", "pick_dataset",
+]

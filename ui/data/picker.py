@@ -1,0 +1,188 @@
+"""One widget group, shared by pages, to choose a dataset: offline sets, TensorFlow
+Datasets by name, or uploads. Returns a DatasetRequest; loading is the caller's job
+(see ``load_with_spinner``)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tfcore.data import (
+    DEFAULT_DATASET,
+    SUGGESTED,
+    DatasetBundle,
+    DatasetRequest,
+    PipelineConfig,
+    csv_columns,
+    dataset_names,
+    dataset_title,
+    default_data_dir,
+    list_uploads,
+    load_dataset,
+    on_disk,
+    pipeline_steps,
+    save_upload,
+)
+from tfcore.errors import TFLabError
+from ui.common import pick, show_error, t, workspace
+
+SOURCES = ("builtin", "tfds", "upload")
+UPLOAD_KINDS = {"csv": ["csv", "txt"], "npz": ["npz"], "images": ["zip"]}
+POINT_SETS = ("circles", "xor", "spirals", "blobs")
+IMAGE_SIZES = (0, 28, 32, 64, 96, 128, 224, 256)
+
+
+def pick_dataset(key: str, default: str = DEFAULT_DATASET) -> DatasetRequest | None:
+    """Render the dataset widgets under ``key``; the chosen request, or None if incomplete."""
+    source = st.radio(t("data.source"), SOURCES, horizontal=True, key=f"{key}.source",
+                      format_func=lambda s: t(f"data.source.{s}"))
+    if source == "builtin":
+        name, options = _builtin(key, default)
+    elif source == "tfds":
+        name, options = _tfds(key)
+    else:
+        name, options = _upload(key)
+    if name is None:
+        return None
+    val, test, seed = _splits(key, name)
+    return DatasetRequest(name=name, options=options, val_fraction=val,
+                          test_fraction=test, seed=seed)
+
+
+def _builtin(key: str, default: str) -> tuple[str, dict]:
+    names = dataset_names()
+    name = st.selectbox(t("data.dataset"), names, key=f"{key}.name",
+                        index=names.index(default) if default in names else 0,
+                        format_func=lambda n: pick(dataset_title(n)))
+    st.caption(t(f"data.about.{name}"))
+    options: dict = {}
+    if name in POINT_SETS:
+        cols = st.columns(3 if name == "blobs" else 2)
+        options["n_samples"] = cols[0].slider(t("data.opt.n_samples"), 50, 2000, 400, 50,
+                                              key=f"{key}.n_samples")
+        options["noise"] = cols[1].slider(t("data.opt.noise"), 0.0, 0.5, 0.1, 0.05,
+                                          key=f"{key}.noise")
+        if name == "blobs":
+            options["classes"] = cols[2].slider(t("data.opt.classes"), 2, 8, 3,
+                                                key=f"{key}.classes")
+    return name, options
+
+
+def _tfds(key: str) -> tuple[str | None, dict]:
+    ready = on_disk()
+    st.caption(t("data.tfds.on_disk", dir=str(default_data_dir()),
+                 names=", ".join(ready) or t("data.tfds.none")))
+    suggestion = st.selectbox(t("data.tfds.suggested"), [""] + sorted(set(SUGGESTED) | set(ready)),
+                              key=f"{key}.tfds_suggest",
+                              format_func=lambda n: n or t("data.tfds.type_below"))
+    typed = st.text_input(t("data.tfds.name"), value=suggestion or "", key=f"{key}.tfds_name",
+                          placeholder="mnist").strip()
+    options: dict = {}
+    size = st.selectbox(t("data.opt.image_size"), IMAGE_SIZES, key=f"{key}.tfds_size",
+                        format_func=lambda s: t("data.opt.native") if s == 0 else f"{s} x {s}")
+    if size:
+        options["image_size"] = size
+    if st.checkbox(t("data.tfds.download"), key=f"{key}.tfds_download"):
+        options["download"] = True
+        st.caption(t("data.tfds.download_help"))
+    if not typed:
+        st.info(t("data.tfds.enter_name"))
+        return None, options
+    return f"tfds:{typed}", options
+
+
+def _upload(key: str) -> tuple[str | None, dict]:
+    kind = st.radio(t("data.upload.kind"), list(UPLOAD_KINDS), horizontal=True,
+                    key=f"{key}.upload_kind", format_func=lambda k: t(f"data.upload.kind.{k}"))
+    st.caption(t(f"data.upload.help.{kind}"))
+    uploaded = st.file_uploader(t("data.upload.file"), type=UPLOAD_KINDS[kind],
+                                key=f"{key}.file.{kind}")
+    saved_key = f"{key}.saved.{kind}"
+    if uploaded is not None and st.session_state.get(f"{saved_key}.id") != uploaded.file_id:
+        try:
+            stored = save_upload(uploaded.getvalue(), uploaded.name, workspace())
+        except TFLabError as exc:
+            show_error(exc)
+        else:
+            st.session_state[f"{saved_key}.id"] = uploaded.file_id
+            st.session_state[f"{key}.stored.{kind}"] = stored
+            st.success(t("data.upload.saved", name=stored))
+    files = list_uploads(kind, workspace())
+    if not files:
+        st.info(t("data.upload.none"))
+        return None, {}
+    chosen = st.session_state.get(f"{key}.stored.{kind}")
+    arg = st.selectbox(t("data.upload.choose"), files, key=f"{key}.upload_file.{kind}",
+                       index=files.index(chosen) if chosen in files else 0)
+    options: dict = {}
+    if kind == "csv":
+        try:
+            columns = csv_columns(arg)
+        except TFLabError as exc:
+            show_error(exc)
+            return None, {}
+        if len(columns) < 2:
+            st.warning(t("data.upload.csv_columns"))
+            return None, {}
+        options["target"] = st.selectbox(t("data.opt.target"), columns,
+                                         index=len(columns) - 1, key=f"{key}.target.{arg}")
+        task = st.radio(t("data.opt.task"), ["auto", "classification", "regression"],
+                        horizontal=True, key=f"{key}.task.{arg}",
+                        format_func=lambda s: t(f"data.task.{s}"))
+        if task != "auto":
+            options["task"] = task
+        if not st.checkbox(t("data.opt.normalize"), value=True, key=f"{key}.norm.{arg}"):
+            options["normalize"] = False
+    elif kind == "images":
+        cols = st.columns(2)
+        options["image_size"] = cols[0].selectbox(t("data.opt.image_size"), IMAGE_SIZES[1:],
+                                                  index=2, key=f"{key}.img_size",
+                                                  format_func=lambda s: f"{s} x {s}")
+        options["channels"] = cols[1].radio(t("data.opt.channels"), [3, 1], horizontal=True,
+                                            key=f"{key}.channels",
+                                            format_func=lambda c: t(f"data.opt.channels.{c}"))
+    return f"upload:{kind}:{arg}", options
+
+
+def _splits(key: str, name: str) -> tuple[float, float, int]:
+    with st.expander(t("data.split")):
+        if name == "house_prices":
+            st.caption(t("data.split.fixed"))
+        cols = st.columns(3)
+        val = cols[0].slider(t("data.split.val"), 0.0, 0.5, 0.1, 0.05, key=f"{key}.val")
+        test = cols[1].slider(t("data.split.test"), 0.0, 0.5, 0.2, 0.05, key=f"{key}.test")
+        seed = int(cols[2].number_input(t("data.split.seed"), 0, 2**31 - 1, 0, 1,
+                                        key=f"{key}.seed"))
+    return float(val), float(test), seed
+
+
+def pick_pipeline(key: str, batch_size: int | None = None) -> PipelineConfig:
+    """Widgets for the tf.data settings; shows the resulting chain of calls.
+
+    ``batch_size``: when the caller already asks for it, pass it and no widget shows.
+    """
+    with st.expander(t("data.pipeline")):
+        cols = st.columns(2)
+        if batch_size is None:
+            batch_size = int(cols[0].number_input(t("data.pipeline.batch"), 1, 4096, 32,
+                                                  key=f"{key}.batch"))
+        buffer = int(cols[1].number_input(t("data.pipeline.buffer"), 0, 1_000_000, 1024,
+                                          key=f"{key}.buffer"))
+        cache = st.checkbox(t("data.pipeline.cache"), key=f"{key}.cache")
+        prefetch = st.checkbox(t("data.pipeline.prefetch"), value=True, key=f"{key}.prefetch")
+        config = PipelineConfig(batch_size=batch_size, shuffle_buffer=buffer, cache=cache,
+                                prefetch=prefetch)
+        st.caption(t("data.pipeline.code"))
+        st.code("ds = " + "\n     ".join(pipeline_steps(config, training=True)), "python")
+    return config
+
+
+def load_with_spinner(request: DatasetRequest) -> DatasetBundle | None:
+    """Load a request (cached in-process) under a spinner; show errors; None on failure."""
+    downloading = bool(request.options.get("download"))
+    text = t("data.downloading", name=request.name) if downloading else t("data.loading")
+    try:
+        with st.spinner(text):
+            return load_dataset(request)
+    except TFLabError as exc:
+        show_error(exc)
+        return None

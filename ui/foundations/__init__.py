@@ -1,0 +1,14 @@
+"""The foundations pages: tensors, gradients, regression, charts and shared widgets.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from ui.foundations import charts
+from ui.foundations.gradients import gd_tab, tape_tab
+from ui.foundations.tensors import saving_tab, tensors_tab
+
+__all__ = [
+    "charts", "gd_tab", "saving_tab", "tape_tab", "tensors_tab",
+]

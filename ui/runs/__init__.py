@@ -1,0 +1,12 @@
+"""The runs and checkpoints page: comparison charts, run detail, checkpoint browser, actions.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from ui.runs import actions, detail, panels
+
+__all__ = [
+    "actions", "detail", "panels",
+]

@@ -1,0 +1,219 @@
+"""Runs page, one run: config, curves with the checkpoint timeline, checkpoints,
+variable browser and the two-checkpoint diff."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from tfcore.jsonio import read_json
+from tfcore.runs import (
+    CheckpointList,
+    RunSummary,
+    diff_checkpoints,
+    list_checkpoints,
+    list_variables,
+    metric_names,
+    run_curves,
+    variable_stats,
+)
+from ui.common import guarded, t
+from ui.runs import charts
+
+
+def _when(epoch: float | None) -> str:
+    if not epoch:
+        return ""
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def checkpoint_label(listing: CheckpointList):
+    """format_func for checkpoint numbers: ``ckpt-12 (step 12, latest)``."""
+    latest = listing.latest.number if listing.latest else None
+
+    def label(number: int) -> str:
+        key = "runs.ckpt.option_latest" if number == latest else "runs.ckpt.option"
+        return t(key, number=number)
+    return label
+
+
+def pick_checkpoint(listing: CheckpointList, key: str, default_last: bool = True) -> int | None:
+    """A selectbox over the checkpoints that have a number."""
+    numbers = [e.number for e in listing.entries if e.number is not None]
+    if not numbers:
+        st.info(t("runs.ckpt.none"))
+        return None
+    index = len(numbers) - 1 if default_last else 0
+    return st.selectbox(t("runs.ckpt.pick"), numbers, index=index, key=key,
+                        format_func=checkpoint_label(listing))
+
+
+def config_tab(run_dir: Path, summary: RunSummary) -> None:
+    """What was asked (run.json) and where the run stands (status.json)."""
+    request = read_json(run_dir / "run.json") or {}
+    status = read_json(run_dir / "status.json") or {}
+    cols = st.columns(4)
+    cols[0].metric(t("runs.col.state"), t(f"state.{summary.state}"))
+    cols[1].metric(t("runs.col.steps"), summary.steps)
+    cols[2].metric(t("runs.col.duration"),
+                   f"{summary.duration:.1f} s" if summary.duration else "-")
+    cols[3].metric(t("runs.col.device"), summary.device)
+    if status.get("message"):
+        st.warning(t("runs.detail.message", message=status["message"]))
+    left, right = st.columns(2)
+    with left:
+        st.caption(t("runs.detail.training"))
+        st.json(request.get("training") or {}, expanded=True)
+        st.caption(t("runs.detail.dataset"))
+        st.json(request.get("dataset") or {}, expanded=False)
+    with right:
+        st.caption(t("runs.detail.spec"))
+        st.json(request.get("spec") or {}, expanded=False)
+        st.caption(t("runs.detail.device"))
+        st.json(request.get("device") or {}, expanded=False)
+
+
+def curves_tab(root: Path, run_id: str, listing: CheckpointList | None) -> None:
+    """The run's curves with a rule at each checkpoint; its final test metrics."""
+    names = metric_names(root, [run_id]) or ["loss"]
+    metric = st.selectbox(t("runs.compare.metric"), names, key="runs.detail.metric")
+    curves = run_curves(root, [run_id], metric, ("train", "val"))
+    steps = [e.number for e in (listing.entries if listing else ()) if e.number is not None]
+    if curves.empty:
+        st.info(t("runs.compare.empty", metric=metric))
+    else:
+        st.altair_chart(charts.run_chart(curves, steps, metric), width="stretch")
+    test = run_curves(root, [run_id], metric, ("test",))
+    if not test.empty:
+        st.caption(t("runs.detail.test", metric=metric, value=float(test["value"].iloc[-1])))
+
+
+def checkpoints_tab(listing: CheckpointList) -> None:
+    """Each checkpoint: number, time, size, files, latest, what is wrong."""
+    for problem in listing.problems:
+        st.warning(t("runs.ckpt.problem", problem=problem))
+    if not listing.entries:
+        st.info(t("runs.ckpt.none"))
+        return
+    rows = [{t("runs.ckpt.col.name"): e.name, t("runs.ckpt.col.number"): e.number,
+             t("runs.ckpt.col.time"): _when(e.time),
+             t("runs.ckpt.col.size"): f"{e.size / 1024:.1f} KiB",
+             t("runs.ckpt.col.files"): ", ".join(e.files),
+             t("runs.ckpt.col.latest"): e.latest,
+             t("runs.ckpt.col.problems"): "; ".join(e.problems)} for e in listing.entries]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(t("runs.ckpt.count", count=len(listing.entries), folder=str(listing.directory)))
+
+
+def run_labels(run_dir: Path) -> dict[str, str]:
+    """Readable variable names of a run's checkpoints (cached per run for the session)."""
+    from tfcore.runs import variable_labels
+
+    cache = st.session_state.setdefault("runs.labels", {})
+    if str(run_dir) not in cache:
+        cache[str(run_dir)] = variable_labels(run_dir)
+    return cache[str(run_dir)]
+
+
+def variables_tab(listing: CheckpointList, run_dir: Path, key: str = "runs.vars") -> None:
+    """The variables of one checkpoint and, for a chosen one, statistics and histogram."""
+    number = pick_checkpoint(listing, f"{key}.ckpt")
+    if number is None:
+        return
+    with guarded():
+        variables = list_variables(listing.get(number).prefix, labels=run_labels(run_dir))
+        variable_browser(variables, key)
+
+
+def variable_browser(variables, key: str) -> None:
+    """Table of a VariableList, a variable picker, its stats and histogram."""
+    for problem in variables.problems:
+        st.warning(t("runs.ckpt.problem", problem=problem))
+    if not variables.variables:
+        return
+    st.dataframe(pd.DataFrame([{t("runs.vars.col.label"): v.label,
+                                t("runs.vars.col.key"): v.key,
+                                t("runs.vars.col.shape"): str(list(v.shape)),
+                                t("runs.vars.col.dtype"): v.dtype,
+                                t("runs.vars.col.size"): v.size}
+                               for v in variables.variables]),
+                 hide_index=True, width="stretch")
+    numeric = [v for v in variables.variables if v.dtype != "string"]
+    labels = {v.key: f"{v.label}  {list(v.shape)}" for v in numeric}
+    default = next((i for i, v in enumerate(numeric) if v.size > 1), 0)
+    chosen = st.selectbox(t("runs.vars.pick"), [v.key for v in numeric], index=default,
+                          format_func=labels.get, key=f"{key}.var")
+    with guarded():
+        stats = variable_stats(variables.prefix, chosen)
+        cols = st.columns(6)
+        for col, (name, value) in zip(cols, [("mean", stats.mean), ("std", stats.std),
+                                             ("min", stats.min), ("max", stats.max),
+                                             ("norm", stats.norm),
+                                             ("zeros", stats.zeros_fraction)]):
+            col.metric(t(f"runs.vars.{name}"), f"{value:.4g}")
+        if stats.count > 1:
+            st.altair_chart(charts.histogram_chart(stats.hist_counts, stats.hist_edges,
+                                                   t("runs.vars.hist", name=labels[chosen])),
+                            width="stretch")
+
+
+def diff_tab(listing: CheckpointList, run_dir: Path) -> None:
+    """Per-variable change between two checkpoints of the run."""
+    numbers = [e.number for e in listing.entries if e.number is not None]
+    if len(numbers) < 1:
+        st.info(t("runs.ckpt.none"))
+        return
+    label = checkpoint_label(listing)
+    cols = st.columns(2)
+    a = cols[0].selectbox(t("runs.diff.a"), numbers, index=0, format_func=label,
+                          key="runs.diff.a")
+    b = cols[1].selectbox(t("runs.diff.b"), numbers, index=len(numbers) - 1,
+                          format_func=label, key="runs.diff.b")
+    with guarded():
+        diff = diff_checkpoints(listing.get(a).prefix, listing.get(b).prefix,
+                                labels=run_labels(run_dir))
+        for problem in diff.problems:
+            st.warning(t("runs.ckpt.problem", problem=problem))
+        rows = pd.DataFrame([{"label": r.label, "key": r.key, "shape": str(list(r.shape)),
+                              "status": t(f"runs.diff.status.{r.status}"),
+                              "norm": r.norm_change, "max_abs": r.max_abs_change,
+                              "relative": r.relative_change} for r in diff.rows])
+        if rows.empty:
+            return
+        changed = int((rows["norm"].fillna(0) > 0).sum())
+        st.caption(t("runs.diff.summary", changed=changed, total=len(rows)))
+        shown = rows.rename(columns={"label": t("runs.vars.col.label"),
+                                     "shape": t("runs.vars.col.shape"),
+                                     "status": t("runs.diff.col.status"),
+                                     "norm": t("runs.diff.col.norm"),
+                                     "max_abs": t("runs.diff.col.max_abs"),
+                                     "relative": t("runs.diff.col.relative")})
+        st.dataframe(shown.drop(columns=["key"]), hide_index=True, width="stretch")
+        model_rows = rows[rows["relative"].notna() & (rows["shape"] != "[]")]
+        if not model_rows.empty:
+            st.altair_chart(charts.diff_chart(model_rows), width="stretch")
+
+
+def listing_for(run_dir: Path) -> CheckpointList | None:
+    """The run's checkpoints, or None when it has no ckpt folder yet.
+
+    Verifying reads every tensor, so the listing is kept per session until a file in the
+    checkpoint folder changes (name, size or modification time).
+    """
+    folder = run_dir / "ckpt"
+    if not folder.is_dir():
+        return None
+    try:
+        stamp = tuple(sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                             for p in folder.iterdir() if p.is_file()))
+    except OSError:  # the worker replaced a file while we looked: list afresh
+        return list_checkpoints(run_dir)
+    cache = st.session_state.setdefault("runs.listings", {})
+    found = cache.get(str(run_dir))
+    if found is None or found[0] != stamp:
+        found = (stamp, list_checkpoints(run_dir))
+        cache[str(run_dir)] = found
+    return found[1]

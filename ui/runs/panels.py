@@ -1,0 +1,130 @@
+"""Runs page, list side: filters, the runs table, overlaid curves and seed groups."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from tfcore.runs import X_AXES, RunSummary, group_curves, metric_names, run_curves
+from ui.common import t
+from ui.runs import charts
+
+COMPARE = "runs.compare"
+SPLITS = ("train", "val")
+
+
+def run_label(summary: RunSummary) -> str:
+    """Display name of a run: its name and the end of its id (names may repeat)."""
+    return f"{summary.name} ({summary.run_id[-4:]})"
+
+
+def _when(epoch: float | None) -> str:
+    if not epoch:
+        return ""
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def filters(summaries: Sequence[RunSummary]) -> list[RunSummary]:
+    """Text, state, dataset and tag filters; returns the runs that pass."""
+    cols = st.columns(4)
+    text = cols[0].text_input(t("runs.filter.text"), key="runs.filter.text").strip().lower()
+    states = cols[1].multiselect(t("runs.filter.state"), sorted({s.state for s in summaries}),
+                                 format_func=lambda s: t(f"state.{s}"), key="runs.filter.state")
+    datasets = cols[2].multiselect(t("runs.filter.dataset"),
+                                   sorted({s.dataset for s in summaries}),
+                                   key="runs.filter.dataset")
+    tags = cols[3].multiselect(t("runs.filter.tag"),
+                               sorted({tag for s in summaries for tag in s.tags}),
+                               key="runs.filter.tag")
+    return [s for s in summaries
+            if (not text or text in f"{s.name} {s.run_id} {s.model}".lower())
+            and (not states or s.state in states)
+            and (not datasets or s.dataset in datasets)
+            and (not tags or set(tags) & set(s.tags))]
+
+
+def runs_table(shown: Sequence[RunSummary]) -> None:
+    """One row per run with its final metrics; selecting rows picks the runs to compare."""
+    rows = []
+    for s in shown:
+        row = {t("runs.col.name"): s.name, t("runs.col.run"): s.run_id,
+               t("runs.col.model"): s.model, t("runs.col.dataset"): s.dataset,
+               t("runs.col.device"): s.device, t("runs.col.state"): t(f"state.{s.state}"),
+               t("runs.col.start"): _when(s.started),
+               t("runs.col.duration"): round(s.duration, 1) if s.duration else None,
+               t("runs.col.steps"): s.steps, t("runs.col.tags"): ", ".join(s.tags)}
+        row.update({k: round(v, 4) for k, v in s.final.items() if not k.startswith("train/")
+                    or k == "train/loss"})
+        rows.append(row)
+    event = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                         on_select="rerun", selection_mode="multi-row", key="runs.table")
+    picked = [shown[i].run_id for i in _selected_rows(event) if i < len(shown)]
+    if picked and picked != st.session_state.get("runs.table.last"):
+        st.session_state[COMPARE] = picked      # before the multiselect is drawn
+    st.session_state["runs.table.last"] = picked
+
+
+def _selected_rows(event) -> list[int]:
+    try:
+        return list(event.selection.rows)
+    except AttributeError:
+        return []
+
+
+def compare_panel(root: Path, shown: Sequence[RunSummary]) -> list[str]:
+    """Choose runs, metric, splits, smoothing and x-axis; draw their curves overlaid."""
+    st.subheader(t("runs.compare.title"))
+    ids = [s.run_id for s in shown]
+    labels = {s.run_id: run_label(s) for s in shown}
+    if COMPARE in st.session_state:
+        st.session_state[COMPARE] = [i for i in st.session_state[COMPARE] if i in ids]
+        chosen = st.multiselect(t("runs.compare.runs"), ids, format_func=labels.get,
+                                key=COMPARE)
+    else:
+        chosen = st.multiselect(t("runs.compare.runs"), ids, default=ids[:2],
+                                format_func=labels.get, key=COMPARE)
+    if not chosen:
+        st.info(t("runs.compare.pick"))
+        return []
+    names = metric_names(root, chosen) or ["loss"]
+    cols = st.columns([2, 2, 2, 2])
+    metric = cols[0].selectbox(t("runs.compare.metric"), names, key="runs.compare.metric")
+    splits = cols[1].multiselect(t("runs.compare.splits"), list(SPLITS), default=list(SPLITS),
+                                 format_func=lambda s: t(f"runs.split.{s}"),
+                                 key="runs.compare.splits")
+    smoothing = cols[2].slider(t("runs.compare.smoothing"), 0.0, 0.99, 0.0, 0.01,
+                               key="runs.compare.smoothing")
+    axis = cols[3].radio(t("runs.compare.x"), X_AXES, format_func=lambda a: t(f"runs.x.{a}"),
+                         horizontal=True, key="runs.compare.x")
+    curves = run_curves(root, chosen, metric, splits or SPLITS, smoothing)
+    if curves.empty:
+        st.info(t("runs.compare.empty", metric=metric))
+        return chosen
+    curves["label"] = curves["run"].map(labels)
+    st.altair_chart(charts.compare_chart(curves, axis, metric), width="stretch")
+    _groups(shown, chosen, curves, metric)
+    return chosen
+
+
+def _groups(shown: Sequence[RunSummary], chosen: Sequence[str], curves: pd.DataFrame,
+            metric: str) -> None:
+    by_id = {s.run_id: s for s in shown}
+    members: dict[str, list[str]] = {}
+    for run_id in chosen:
+        members.setdefault(by_id[run_id].group, []).append(run_id)
+    groups = {g: ids for g, ids in members.items() if len(ids) > 1}
+    if not groups:
+        st.caption(t("runs.groups.none"))
+        return
+    if not st.toggle(t("runs.groups.toggle", count=len(groups)), key="runs.groups.show"):
+        return
+    mapping = {run_id: g for g, ids in groups.items() for run_id in ids}
+    labels = {g: t("runs.groups.label", name=by_id[ids[0]].model, count=len(ids),
+                   seeds=", ".join(str(by_id[i].seed) for i in ids))
+              for g, ids in groups.items()}
+    stats = group_curves(curves[curves["run"].isin(mapping)], mapping)
+    st.altair_chart(charts.group_chart(stats, labels, metric), width="stretch")
