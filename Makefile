@@ -5,8 +5,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+# make test-load: spinners (default: one per core), their hard time bound in seconds,
+# how many whole runs in a row must pass, and optional pytest arguments.
+LOAD_CORES ?= $(shell nproc)
+LOAD_MAX_S ?= $(shell expr 5400 \* $(LOAD_RUNS))
+LOAD_RUNS ?= 1
+PYTEST_ARGS ?=
 
-.PHONY: install run test test-unit test-app test-browser browser cli-help clean
+.PHONY: install run test test-fast test-load test-unit test-app test-browser browser cli-help clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +33,18 @@ browser:
 
 test: install browser
 	$(PY) -m pytest
+
+# The inner loop: unit and AppTest tiers, no browser.
+test-fast: install
+	$(PY) -m pytest tests/unit tests/app $(PYTEST_ARGS)
+
+# The whole suite while a CPU hog keeps every core busy (tests/load/cpu_hog.py stops its
+# spinners when pytest ends, however it ends). Exits with pytest's status.
+# `make test-load LOAD_RUNS=3` must pass three times in a row.
+test-load: install browser
+	$(PY) tests/load/cpu_hog.py --cores $(LOAD_CORES) --max-seconds $(LOAD_MAX_S) -- \
+	  sh -c 'for i in $$(seq $(LOAD_RUNS)); do echo "== test-load: run $$i of $(LOAD_RUNS)"; \
+	    $(PY) -m pytest $(PYTEST_ARGS) || exit $$?; done'
 
 test-unit: install
 	$(PY) -m pytest tests/unit

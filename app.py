@@ -4,11 +4,16 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import available_pages, init_language, sidebar, t, tensorflow_ready
+from ui.common import (available_pages, init_language, sidebar, t, tensorflow_ready,
+                       warm_worker)
 
-st.set_page_config(page_title="TF Lab", page_icon=":material/neurology:", layout="wide")
+# A local file: a ":material/...:" or emoji page icon makes every page load fetch the
+# favicon from a font/emoji CDN (issue 13); the app must work offline and tell no one.
+ICON = Path(__file__).resolve().parent / "assets" / "tflab-icon.png"
+st.set_page_config(page_title="TF Lab", page_icon=str(ICON), layout="wide")
 init_language()
 tensorflow_ready()
+warm_worker()
 
 sections: dict[str, list] = {}
 for page in available_pages():

@@ -13,7 +13,7 @@ from ui.builder import (
     panels,
     replace_draft,
 )
-from ui.common import CURRENT_SPEC_KEY, pick, t
+from ui.common import CURRENT_SPEC_KEY, pick, plain, t
 
 st.title(t("builder.title"))
 st.caption(t("builder.intro"))
@@ -55,7 +55,7 @@ good = st.session_state.get(CURRENT_SPEC_KEY)
 with right:
     panels.problems_panel(summary)
     if not summary.ok and good is not None and good != spec:
-        st.caption(t("builder.last_good", name=good.name))
+        st.caption(t("builder.last_good", name=plain(good.name)))
     shown, shown_summary = (spec, summary) if summary.ok or good is None else (
         good, summarize(good))
     st.subheader(t("builder.diagram"))

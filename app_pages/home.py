@@ -3,7 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from ui.common import available_pages, devices_report, run_store, t, versions_report, workspace
+from ui.common import (
+    available_pages,
+    devices_report,
+    located_text,
+    run_store,
+    t,
+    versions_report,
+    workspace,
+)
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
@@ -57,7 +65,7 @@ st.caption(t("home.workspace.where", path=str(ws.runs), free=usage.free / 2**30,
              total=usage.total / 2**30))
 
 st.subheader(t("home.recent"))
-runs = run_store().list()[:10]
+runs = run_store().list()[:10]           # newest first; damaged runs say what is wrong
 if not runs:
     st.info(t("home.recent.none"))
 else:
@@ -69,6 +77,8 @@ else:
                     t("home.recent.state"): t(f"state.{run.status.state}"),
                     t("home.recent.step"): run.status.step,
                     t("home.recent.created"): run.created or "",
+                    t("home.recent.problems"): "; ".join(located_text(p, markdown=False)
+                                                         for p in run.problems),
                 }
                 for run in runs
             ]

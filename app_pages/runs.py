@@ -3,14 +3,21 @@
 import streamlit as st
 
 from tfcore.runs import list_runs
-from ui.common import guarded, t, workspace
+from ui.common import guarded, located_text, plain, t, workspace
 from ui.runs import actions, detail, panels
 
 st.title(t("runs.title"))
 st.caption(t("runs.intro"))
 
 root = workspace().runs
-summaries = list_runs(root)
+summaries = list_runs(root)                  # newest first; damaged runs included
+damaged = [s for s in summaries if s.problems]
+if damaged:
+    lines = [t("runs.damaged", count=len(damaged)), ""] + [
+        f"- {plain(panels.run_label(s))}: {located_text(s.problems[0])}" for s in damaged[:20]]
+    if len(damaged) > 20:
+        lines.append(f"- {t('runs.damaged.more', count=len(damaged) - 20)}")
+    st.warning("\n".join(lines), icon=":material/warning:")
 if not summaries:
     st.info(t("runs.none"))
 else:
@@ -32,7 +39,7 @@ else:
         summary = by_id[run_id]
         run_dir = root / run_id
         for problem in summary.problems:
-            st.warning(t("runs.detail.problem", problem=problem))
+            st.warning(t("runs.detail.problem", problem=located_text(problem)))
         listing = detail.listing_for(run_dir)
         names = ("config", "curves", "ckpts", "vars", "diff", "restore", "export", "manage")
         tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))

@@ -3,30 +3,43 @@
 import streamlit as st
 
 from tfcore.training import jobs
-from ui.common import guarded, run_store, t, workspace
-from ui.training import BUFFER_KEY, RUN_KEY, live_panel, setup_form
+from ui.common import guarded, presenter_mode, run_store, t, workspace
+from ui.training import (
+    BUFFER_KEY,
+    RUN_KEY,
+    live_panel,
+    mark_started,
+    run_label,
+    setup_form,
+    watched_run,
+)
 
 st.title(t("train.title"))
-st.caption(t("train.intro"))
+presenting = presenter_mode()
+if not presenting:
+    st.caption(t("train.intro"))
 
-request = setup_form()
+with st.expander(t("train.setup"), expanded=False) if presenting else st.container():
+    form = setup_form()
+for problem in form.problems:
+    st.warning(problem, icon=":material/block:")
 if st.button(t("train.start"), type="primary", icon=":material/model_training:",
-             disabled=request is None, key="train.start"):
+             disabled=form.request is None, key="train.start"):
     with guarded():
-        st.session_state[RUN_KEY] = jobs.start_run(workspace().runs, request)
+        st.session_state[RUN_KEY] = jobs.start_run(workspace().runs, form.request)
+        mark_started(st.session_state[RUN_KEY])
         st.session_state.pop(BUFFER_KEY, None)
 
 st.divider()
 st.subheader(t("train.live"))
-runs = run_store().run_ids()
-if not runs:
+records = run_store().list()               # newest first
+current = watched_run(records)
+if current is None:
     st.info(t("train.no_runs"))
 else:
-    current = st.session_state.get(RUN_KEY)
-    if current not in runs:
-        current = runs[0]               # after a reload: the newest run
-    run_id = st.selectbox(t("train.watch"), runs, index=runs.index(current),
-                          key=f"train.watch.{current}")
+    labels = {r.run_id: run_label(r) for r in records}
+    run_id = st.selectbox(t("train.watch"), list(labels), index=list(labels).index(current),
+                          format_func=labels.get, key=f"train.watch.{current}")
     st.session_state[RUN_KEY] = run_id
     with guarded():
         live_panel(run_id)

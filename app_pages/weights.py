@@ -44,6 +44,6 @@ panels.inspector(model, info)
 
 panels.init_panel(table)
 panels.edit_panel(info)
-panels.files_panel(safe_file_stem(spec.name))
+panels.files_panel(safe_file_stem(spec.name, default="weights"))
 st.subheader(t("weights.act.title"))
 panels.activations_panel(model)

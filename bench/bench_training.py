@@ -1,14 +1,19 @@
-"""Training throughput three ways, side by side in one run, on the same model, data and steps:
+"""Training throughput side by side in one run, on the same model, data and steps.
 
+Part 1 (``digits28``, 1,437 training rows: mostly per-epoch overhead):
 1. through TF Lab's worker (``tfcore.training.jobs`` -> ``python -m tfcore.training.worker``), fit loop and
    GradientTape loop, with metrics, TensorBoard, checkpoints and heartbeat all on;
 2. a plain ``model.fit`` script;
 3. a plain ``tf.function`` GradientTape loop over ``tf.data``.
 
-Each number is samples per second over the whole training call (tracing included, process
-start excluded). Prints a table and the ratio of each worker loop to the faster plain script.
+Part 2 (``--rows``, default 40,000 synthetic 28x28 rows: training itself), in this process:
+the engine's two loops with the worker's listeners (checkpoints, heartbeat, stop poller)
+with logging on (every step to metrics.jsonl and TensorBoard) and off, against
+the plain ``model.fit`` (``steps_per_execution=1``) and plain ``tf.function`` loop. Each
+number is the best of ``--repeat`` runs, in samples/s over the whole training call.
 
     .venv/bin/python bench/bench_training.py [--epochs 10] [--batch-size 50] [--preset mlp]
+        [--rows 40000] [--synthetic-epochs 2] [--repeat 2] [--skip-worker]
 """
 
 from __future__ import annotations
@@ -65,14 +70,14 @@ def plain_fit(preset: str, epochs: int, batch: int) -> float:
     return len(x) * epochs / (time.perf_counter() - start)
 
 
-def plain_tf_function(preset: str, epochs: int, batch: int) -> float:
+def plain_tf_function(preset: str, epochs: int, batch: int, arrays=None) -> float:
     import keras
     import tensorflow as tf
 
     from tfcore.model.build import build_model
     from tfcore.model.presets import get_preset
 
-    x, y = _data()
+    x, y = arrays if arrays is not None else _data()
     keras.utils.set_random_seed(0)
     model = build_model(get_preset(preset))
     optimizer = keras.optimizers.Adam(1e-3)
@@ -97,15 +102,177 @@ def plain_tf_function(preset: str, epochs: int, batch: int) -> float:
     return len(x) * epochs / (time.perf_counter() - start)
 
 
+def synthetic(rows: int, seed: int = 0):
+    """``rows`` random 28x28x1 images labelled by a random linear teacher (learnable)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(rows, 28, 28, 1)).astype(np.float32)
+    teacher = rng.normal(size=(784, 10)).astype(np.float32)
+    y = (x.reshape(rows, -1) @ teacher).argmax(axis=1).astype(np.int64)
+    return x, y
+
+
+def engine_loop(preset: str, x, y, epochs: int, batch: int, loop: str, logging: bool) -> float:
+    """The worker's loop in this process with the worker's listeners (checkpoints every
+    100 steps, heartbeat, stop poller, NaN guard); ``logging`` adds the MetricsLogger
+    (every step to metrics.jsonl and TensorBoard)."""
+    import keras
+    import tensorflow as tf
+
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
+    from tfcore.rundir import RunPaths, RunWriter
+    from tfcore.training.callbacks import (
+        CheckpointSaver,
+        Heartbeat,
+        Listeners,
+        MetricsLogger,
+        NaNGuard,
+        StopPoller,
+        TrainState,
+    )
+    from tfcore.training.config import TrainConfig, make_optimizer, steps_per_epoch
+    from tfcore.training.loops import LOOPS, TrainData
+
+    config = TrainConfig(epochs=epochs, batch_size=batch, loop=loop, ckpt_every=100,
+                         validate_every=epochs)
+    keras.utils.set_random_seed(0)
+    model = build_model(get_preset(preset))
+    data = TrainData(x, y, x[:0], y[:0])
+    spe, total = steps_per_epoch(len(x), batch), config.total_steps(len(x))
+    optimizer = make_optimizer(config, total, spe)
+    optimizer.build(model.trainable_variables)
+    state = TrainState(total_steps=total, steps_per_epoch=spe, batch_size=batch)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = RunPaths(Path(tmp) / "run")
+        paths.root.mkdir()
+        ckpt = tf.train.Checkpoint(step=tf.Variable(0, dtype=tf.int64), model=model,
+                                   optimizer=optimizer)
+        manager = tf.train.CheckpointManager(ckpt, str(paths.ckpt_dir), max_to_keep=3)
+        logger = MetricsLogger(paths, 1, config.max_records_per_sec)
+        items = [NaNGuard(), StopPoller(paths), logger,
+                 CheckpointSaver(ckpt, manager, config.ckpt_every), Heartbeat(RunWriter(paths))]
+        timed = Timed(logger)
+        items[items.index(logger)] = timed
+        if not logging:
+            items.remove(timed)
+        listeners = Listeners(items)
+        start = time.perf_counter()
+        listeners.on_train_start(state)
+        LOOPS[loop](model, data, config, tf.distribute.get_strategy(), state, listeners,
+                    optimizer)
+        listeners.on_train_end(state, "finished")
+        spent = time.perf_counter() - start
+        if logging:
+            logger.close()
+            lines = paths.metrics.read_text().count("\n")
+            assert lines >= total, (lines, total)          # every step recorded
+            LOGGER_SHARE.setdefault(loop, []).append(timed.seconds / (spent - timed.seconds))
+    return len(x) * epochs / spent
+
+
+LOGGER_SHARE: dict[str, list[float]] = {}
+
+
+class Timed:
+    """Wraps a listener and adds up the seconds spent in it (the logging cost measured
+    inside the same run, immune to load that drifts between runs)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.seconds = inner, 0.0
+
+    def __getattr__(self, name: str):
+        method = getattr(self.inner, name)
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+        return timed
+
+
+def plain_fit_on(preset: str, x, y, epochs: int, batch: int) -> float:
+    import keras
+
+    from tfcore.model.build import build_model
+    from tfcore.model.presets import get_preset
+
+    keras.utils.set_random_seed(0)
+    model = build_model(get_preset(preset))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3),
+                  loss="sparse_categorical_crossentropy", metrics=["sparse_categorical_accuracy"])
+    start = time.perf_counter()
+    model.fit(x, y, batch_size=batch, epochs=epochs, shuffle=True, verbose=0)
+    return len(x) * epochs / (time.perf_counter() - start)
+
+
+def part2(args) -> None:
+    x, y = synthetic(args.rows)
+    runs = {
+        "engine tape loop, logging on": lambda: engine_loop(args.preset, x, y,
+                                                            args.synthetic_epochs,
+                                                            args.batch_size, "custom", True),
+        "engine tape loop, logging off": lambda: engine_loop(args.preset, x, y,
+                                                             args.synthetic_epochs,
+                                                             args.batch_size, "custom", False),
+        "engine fit loop, logging on": lambda: engine_loop(args.preset, x, y,
+                                                           args.synthetic_epochs,
+                                                           args.batch_size, "fit", True),
+        "engine fit loop, logging off": lambda: engine_loop(args.preset, x, y,
+                                                            args.synthetic_epochs,
+                                                            args.batch_size, "fit", False),
+        "plain model.fit": lambda: plain_fit_on(args.preset, x, y, args.synthetic_epochs,
+                                                args.batch_size),
+        "plain tf.function loop": lambda: plain_tf_function(args.preset, args.synthetic_epochs,
+                                                            args.batch_size, (x, y)),
+    }
+    best = {name: 0.0 for name in runs}
+    for _ in range(max(1, args.repeat)):          # interleaved, so load drifts hit all rows
+        for name, fn in runs.items():
+            best[name] = max(best[name], fn())
+    print(f"\npreset={args.preset} synthetic rows={args.rows} epochs={args.synthetic_epochs} "
+          f"batch={args.batch_size} best of {args.repeat} (samples/s)")
+    for name, rate in best.items():
+        print(f"  {name:32s} {rate:10.1f}")
+    ratios = [
+        ("engine tape loop (logging on) / plain tf.function loop",
+         best["engine tape loop, logging on"] / best["plain tf.function loop"]),
+        ("engine fit loop (logging on) / plain model.fit",
+         best["engine fit loop, logging on"] / best["plain model.fit"]),
+        ("tape loop: logging cost (1 - on/off)",
+         1 - best["engine tape loop, logging on"] / best["engine tape loop, logging off"]),
+        ("fit loop: logging cost (1 - on/off)",
+         1 - best["engine fit loop, logging on"] / best["engine fit loop, logging off"]),
+    ]
+    for name, value in ratios:
+        print(f"ratio {name}: {value:.3f}")
+    for loop, shares in LOGGER_SHARE.items():
+        print(f"{loop} loop: time inside the MetricsLogger / rest of the same run: "
+              f"{min(shares):.3%} (best) {max(shares):.3%} (worst)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="mlp")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch-size", type=int, default=50)
+    parser.add_argument("--rows", type=int, default=40_000)
+    parser.add_argument("--synthetic-epochs", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--skip-worker", action="store_true", help="only part 2")
     args = parser.parse_args()
     from tfcore.training.devices import DeviceConfig, apply_device_config
 
     apply_device_config(DeviceConfig())
+    if not args.skip_worker:
+        part1(args)
+    part2(args)
+
+
+def part1(args) -> None:
     rows = {
         "worker (fit loop)": through_worker(args.preset, args.epochs, args.batch_size, "fit"),
         "worker (tf.function loop)": through_worker(args.preset, args.epochs,

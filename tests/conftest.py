@@ -13,6 +13,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# AppTest runs app.py in this process: no warm worker per test session (the browser
+# tests' server turns it on, as `make run` does).
+os.environ.setdefault("TFLAB_WARM_WORKER", "0")
 
 
 @pytest.fixture(scope="session", autouse=True)

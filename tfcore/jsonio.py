@@ -42,7 +42,8 @@ def read_json(path: Path, default: Any = None) -> Any:
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError, IsADirectoryError):
+    except (OSError, ValueError, RecursionError):
+        # missing, a folder, not UTF-8, not JSON, a 5,000-digit number, nested too deeply
         return default
 
 

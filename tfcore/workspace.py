@@ -14,6 +14,7 @@ from pathlib import Path
 from tfcore.errors import WorkspaceError
 
 ENV_VAR = "TFLAB_WORKSPACE"
+MAX_PATH_CHARS = 1024  # a typed path; each name at most 255 bytes (the file system's limit)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -66,6 +67,16 @@ class Workspace:
                 key="errors.path_empty",
                 params={"path": text},
             )
+        longest = max((len(p.encode("utf-8", "replace")) for p in text.split(os.sep)),
+                      default=0)
+        if len(text) > MAX_PATH_CHARS or longest > 255:
+            shown = text[:40] + "..."
+            raise WorkspaceError(
+                f"The path {shown!r} is {len(text):,} characters long; paths may have at most "
+                f"{MAX_PATH_CHARS:,} characters and 255 bytes per name.",
+                key="errors.path_too_long",
+                params={"path": shown, "length": f"{len(text):,}",
+                        "limit": f"{MAX_PATH_CHARS:,}"})
         root = self.root.resolve()
         candidate = Path(text)
         if not candidate.is_absolute():

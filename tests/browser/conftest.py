@@ -1,8 +1,16 @@
-"""Browser tests: a real ``streamlit run`` on a free local port, driven by headless chromium."""
+"""Browser tests: a real ``streamlit run`` on a free local port, driven by headless chromium.
+
+The fixtures start the server (always stopped afterwards, with its process group and the
+training workers it started), chromium, and a fresh page per test with the script-run
+probe of ``tests.browser.waits``. Tests wait for states, never for times: see that module
+(its helpers are re-exported here).
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -13,6 +21,24 @@ from typing import Iterator
 
 import pytest
 
+from tests.browser.waits import (  # noqa: F401 - re-exported for the tests
+    CHART,
+    IDLE_JS,
+    LOST_CLICK_MS,
+    PROBE_JS,
+    TIMEOUT_MS,
+    act_and_wait,
+    chart_picture,
+    choose_option,
+    click_and_wait,
+    click_button,
+    fill_and_wait,
+    select_tab,
+    settle,
+    wait_charts_drawn,
+    wait_for_app,
+    wait_idle,
+)
 from tests.conftest import ROOT
 
 CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")
@@ -21,7 +47,10 @@ CHROMIUM_ARGS = [
     "--no-first-run", "--disable-background-networking", "--disable-component-update",
     "--disable-sync",
 ]
+SERVER_START_S = 180
 
+
+# --- the app server and the browser ----------------------------------------------------
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -29,39 +58,98 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
+    """Poll the server's health endpoint until it answers 200 (a state, not a delay)."""
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)  # poll interval of a health check, not a wait for the app
+    raise RuntimeError(f"streamlit did not start in {SERVER_START_S} s:\n{log.read_text()}")
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Stop the server and everything in its process group (timing workers, ...)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)   # stragglers of the group, if any
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _session_workers(workspace: Path) -> set[int]:
+    """Training workers this test session started: they run in their own sessions (so a
+    server restart does not kill them) and would outlive the server. Found by the pid in
+    a run's status.json, or by a command line naming the session's workspace."""
+    pids = set()
+    for status in workspace.glob("runs/*/status.json"):
+        try:
+            pid = int(json.loads(status.read_text()).get("pid") or 0)
+        except (OSError, ValueError, TypeError, AttributeError):
+            continue
+        if pid > 0 and "tfcore.training" in _cmdline(pid):
+            pids.add(pid)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            line = _cmdline(int(entry.name))
+            if "tfcore.training" in line and str(workspace) in line:
+                pids.add(int(entry.name))
+    pids.discard(os.getpid())
+    return pids
+
+
+def _kill_workers(workspace: Path) -> None:
+    for pid in _session_workers(workspace):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) -> Iterator[str]:
-    """Start the dashboard once for all browser tests; yield its base URL."""
+    """Start the dashboard once for all browser tests; yield its base URL. The server, its
+    process group and the training workers it started are always stopped afterwards."""
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    env = dict(os.environ, TFLAB_WORKSPACE=str(session_workspace))
+    env = dict(os.environ, TFLAB_WORKSPACE=str(session_workspace), TFLAB_WARM_WORKER="1")
     with open(log, "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py",
              "--server.address", "127.0.0.1", "--server.port", str(port),
-             "--server.headless", "true"],
+             "--server.headless", "true", "--server.fileWatcherType", "none",
+             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
         )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early:\n{log.read_text()}")
-    else:
-        proc.kill()
-        raise RuntimeError(f"streamlit did not start:\n{log.read_text()}")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        _stop_group(proc)
+        _kill_workers(session_workspace)
 
 
 @pytest.fixture(scope="session")
@@ -70,30 +158,29 @@ def browser() -> Iterator[object]:
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (make test does it as root)")
-    with sync_playwright() as pw:
+    with sync_playwright() as pw:   # leaving the block stops the driver and its chromium
         chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                       args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @pytest.fixture()
 def page(browser, tmp_path: Path) -> Iterator[object]:
-    """A fresh page; on failure a screenshot is left in the test's temp folder."""
+    """A fresh page with the run probe; on failure a screenshot is left in the test's
+    temp folder."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    yield pg
     try:
-        pg.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+        context.add_init_script(f"({PROBE_JS})()")
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT_MS)
+        pg.set_default_navigation_timeout(TIMEOUT_MS)
+        yield pg
+        try:
+            pg.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - a screenshot is a courtesy, never a failure
+            pass
     finally:
         context.close()
-
-
-def wait_for_app(pg, timeout: float = 90_000) -> None:
-    """Wait until Streamlit has finished running the script."""
-    pg.wait_for_selector("[data-testid='stApp']", timeout=timeout)
-    pg.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=timeout,
-    )

@@ -3,58 +3,58 @@ layer built by clicking; the diagram renders; the code tab's code runs."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import wait_for_app
+from tests.browser.conftest import (
+    act_and_wait,
+    choose_option,
+    click_and_wait,
+    click_button,
+    select_tab,
+    wait_idle,
+)
 from ui.common.i18n import catalog
 
 EN = catalog("en")
 
 
-def _choose(page, label: str, option: str) -> None:
-    page.get_by_label(label, exact=True).first.click()
-    page.keyboard.type(option.split(" · ")[-1])  # the list is virtual: filter it first
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_for_app(page)
-
-
-def _click(page, name: str, then: str | None = None) -> None:
-    """Click a button; wait for the rerun, and for the text ``then`` when given."""
-    page.get_by_role("button", name=name, exact=True).first.click()
-    wait_for_app(page)
-    if then:
-        page.get_by_text(then).first.wait_for()
-
-
 def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page) -> None:
     page.goto(f"{server}/builder")
-    wait_for_app(page)
+    wait_idle(page)
     page.get_by_text(EN["builder.title"], exact=True).first.wait_for()
-    _choose(page, EN["builder.start"], EN["builder.scratch"])
-    _click(page, EN["builder.load"], EN["builder.no_layers"])
-    for _ in range(3):  # a click that lands while the page is still redrawing can be lost
-        page.locator("[data-testid='stRadio']").first.get_by_text(
-            EN["builder.kind.functional"], exact=True).click()
-        wait_for_app(page)
-        try:
-            page.get_by_text(EN["builder.outputs"], exact=True).wait_for(timeout=10_000)
-            break
-        except Exception:  # noqa: BLE001 - retried, then the assertion below fails
-            continue
-    assert page.get_by_text(EN["builder.outputs"], exact=True).is_visible()
-    _click(page, EN["builder.add_layer"], "1. dense · Dense")  # dense <- input
-    _click(page, EN["builder.add_layer"], "2. dense_2 · Dense")  # dense_2 <- dense
-    page.get_by_text("2. dense_2 · Dense", exact=True).click()
-    _click(page, EN["builder.reuse"], "3. dense_2_again · Dense")  # same weights again
-    _choose(page, EN["builder.add_type"], "Merge · Add")
-    _click(page, EN["builder.add_layer"], "4. add · Add")  # add <- dense_2_again
-    # the new merge has one input, so its form opens by itself, marked ⚠
+    choose_option(page, page.get_by_label(EN["builder.start"], exact=True).first,
+                  EN["builder.scratch"])
+    click_button(page, EN["builder.load"], EN["builder.no_layers"])
+    functional = page.locator("[data-testid='stRadio']").first.get_by_text(
+        EN["builder.kind.functional"], exact=True)
+    click_and_wait(page, functional, page.get_by_text(EN["builder.outputs"], exact=True))
+    click_button(page, EN["builder.add_layer"], "1. dense · Dense")  # dense <- input
+    click_button(page, EN["builder.add_layer"], "2. dense_2 · Dense")  # dense_2 <- dense
+    # dense_2's own Re-use button (another layer's form may be open too): open its
+    # expander if it is closed, which is the browser's own business (no rerun)
+    second = page.locator("[data-testid='stExpander']").filter(has_text="2. dense_2 · Dense")
+    header = second.locator("[aria-expanded]").first
+    if header.get_attribute("aria-expanded") != "true":
+        click_and_wait(page, header, second.get_by_role(
+            "button", name=EN["builder.reuse"], exact=True).first, rerun=False)
+    click_button(page, EN["builder.reuse"], "3. dense_2_again · Dense",  # same weights again
+                 scope=second)
+    choose_option(page, page.get_by_label(EN["builder.add_type"], exact=True).first,
+                  "Merge · Add")
+    click_button(page, EN["builder.add_layer"], "4. add · Add ⚠")  # add <- dense_2_again
+    # the new merge has one input, so its form opens by itself, marked ⚠; give it the
+    # branch dense -> add as its second input, and the ⚠ goes
     expander = page.locator("[data-testid='stExpander']").filter(has_text="4. add · Add")
-    expander.locator("[data-testid='stMultiSelect']").click()
-    page.keyboard.type("dense")
-    page.get_by_role("option", name="dense", exact=True).wait_for()
-    page.keyboard.press("Enter")  # the first match: the branch dense -> add
-    page.keyboard.press("Escape")
-    wait_for_app(page)
-    page.get_by_text("4. add · Add ⚠").wait_for(state="detached")  # the merge is valid
+    dense = page.get_by_role("option", name="dense", exact=True)
+
+    def pick_dense() -> None:
+        expander.locator("[data-testid='stMultiSelect']").click()
+        page.keyboard.type("dense")
+        dense.wait_for()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+
+    act_and_wait(page, pick_dense, page.get_by_text("4. add · Add", exact=True).first,
+                 what="adding dense to the merge's inputs")
+    assert page.get_by_text("4. add · Add ⚠").count() == 0  # the merge is valid
 
     total = page.locator("[data-testid='stMetric']").filter(has_text=EN["builder.total"])
     total.get_by_text("130", exact=True).first.wait_for()  # 1*10+10 + 10*10+10, shared once
@@ -67,8 +67,9 @@ def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page
     assert "dense_2_again" in drawn and EN["builder.diagram.shares"] in drawn
     assert "output 1" in drawn
 
-    page.get_by_role("tab", name=EN["builder.tab.code"]).click()
-    code = page.locator("[data-testid='stCode'] code").first.inner_text()
+    panel = select_tab(page, EN["builder.tab.code"],
+                       expect=page.locator("[data-testid='stCode'] code").first)
+    code = panel.locator("[data-testid='stCode'] code").first.inner_text()
     assert "keras.layers.Add" in code and "dense_2(" in code
     namespace: dict = {"__name__": "generated"}
     exec(compile(code, "<from the browser>", "exec"), namespace)

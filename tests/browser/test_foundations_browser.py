@@ -4,47 +4,39 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.browser.conftest import wait_for_app
+from tests.browser.conftest import (
+    act_and_wait,
+    chart_picture,
+    choose_option,
+    select_tab,
+    wait_idle,
+)
 from ui.common.i18n import catalog
 
 EN = catalog("en")
-
-
-def _chart_state(chart) -> tuple[bytes, str]:
-    """The chart's pixels plus its SVG markup (empty when vega draws on a canvas)."""
-    svg = chart.locator("svg").first
-    markup = svg.inner_html() if chart.locator("svg").count() else ""
-    return chart.screenshot(), markup
+CHART = "[data-testid='stVegaLiteChart']"
 
 
 def test_gradient_lab_slider_moves_the_tangent(server: str, page, tmp_path: Path) -> None:
     page.goto(f"{server}/tensors?lang=en")
-    wait_for_app(page)
-    page.get_by_role("tab", name=EN["foundations.tab.tape"]).click()
-    select = page.locator("[data-testid='stSelectbox']:visible").filter(
+    wait_idle(page)
+    panel = select_tab(page, EN["foundations.tab.tape"])
+    expression = panel.locator("[data-testid='stSelectbox']").filter(
         has_text=EN["foundations.tape.expression"]).first
-    select.click()
-    page.get_by_role("option", name=EN["foundations.expr.square"]).click()
-    wait_for_app(page)
-    caption_at_3 = "Tangent at x = 3"
-    page.get_by_text(caption_at_3).first.wait_for()
-    chart = page.locator("[data-testid='stVegaLiteChart']:visible").first
-    chart.wait_for()
-    page.wait_for_timeout(800)           # let vega finish drawing
-    before = _chart_state(chart)
+    choose_option(page, expression, EN["foundations.expr.square"], expect="Tangent at x = 3")
+    before = chart_picture(page, CHART)          # the plot has drawn its marks
 
     label = EN["foundations.tape.variable"].format(name="x")
     slider = page.locator(f"[data-testid='stSlider'] input[type='range'][aria-label='{label}']")
     assert slider.input_value() == "3"
-    slider.focus()
-    for _ in range(10):
-        slider.press("ArrowLeft")
-    page.get_by_text("Tangent at x = 2:").first.wait_for()
-    wait_for_app(page)
-    chart = page.locator("[data-testid='stVegaLiteChart']:visible").first
-    page.wait_for_timeout(800)
-    after = _chart_state(chart)
+
+    def ten_steps_left() -> None:
+        slider.focus()
+        for _ in range(10):
+            slider.press("ArrowLeft")
+
+    act_and_wait(page, ten_steps_left, "Tangent at x = 2:", what="moving the slider")
     assert abs(float(slider.input_value()) - 2.0) < 1e-6
-    assert before[0] != after[0], "the plot's pixels changed"
-    assert before[1] != after[1] or not before[1], "the plot's SVG changed"
-    (tmp_path / "after.png").write_bytes(after[0])
+    after = chart_picture(page, CHART, unlike=before)  # waits for the plot to change
+    assert after != before, "the plot's pixels (or SVG) changed"
+    page.locator(f"{CHART}:visible").first.screenshot(path=str(tmp_path / "after.png"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import wait_for_app
+from tests.browser.conftest import click_button, fill_and_wait, select_tab, wait_idle
 from tests.unit.fixtures_runs import make_run
 from tfcore.jsonio import read_json
 from tfcore.workspace import default_workspace
@@ -25,28 +25,22 @@ def run_id(session_workspace: Path) -> str:
 def test_open_run_see_checkpoints_restore_and_evaluate(server: str, page, run_id: str,
                                                        tmp_path: Path) -> None:
     page.goto(f"{server}/runs?lang=en")
-    wait_for_app(page)
+    wait_idle(page)
     page.get_by_text(EN["runs.title"], exact=True).first.wait_for()
-    search = page.get_by_label(EN["runs.filter.text"])
-    search.fill(NAME)
-    search.press("Enter")
-    wait_for_app(page)
     # the only run left is ours: the detail shows it and its checkpoints
-    tabs = page.locator("[data-testid='stTabs']").first
-    tabs.get_by_role("tab", name=EN["runs.tab.ckpts"]).click()
+    fill_and_wait(page, page.get_by_label(EN["runs.filter.text"]), NAME,
+                  expect=page.get_by_role("tab", name=EN["runs.tab.ckpts"], exact=True).first)
     folder = str(default_workspace().runs / run_id / "ckpt")
-    page.get_by_text(EN["runs.ckpt.count"].format(count=2, folder=folder)).first.wait_for()
-    visible = page.locator("[role='tabpanel']:visible").first
-    visible.locator("[data-testid='stDataFrame']").first.wait_for()  # the checkpoints table
+    panel = select_tab(page, EN["runs.tab.ckpts"],
+                       expect=EN["runs.ckpt.count"].format(count=2, folder=folder))
+    panel.locator("[data-testid='stDataFrame']").first.wait_for()  # the checkpoints table
 
-    tabs.get_by_role("tab", name=EN["runs.tab.restore"]).click()
-    panel = page.locator("[role='tabpanel']:visible").first
+    panel = select_tab(page, EN["runs.tab.restore"])
     # the checkpoint picker defaults to the latest checkpoint, ckpt-8
-    panel.get_by_role("button", name=EN["runs.restore.btn"]).click()
-    wait_for_app(page)
     heading = EN["runs.restore.result"].format(ckpt="ckpt-8", step=8)
-    page.get_by_text(heading).first.wait_for()
+    click_button(page, EN["runs.restore.btn"], expect=heading, scope=panel)
     reported = read_json(default_workspace().runs / run_id / "status.json")["test_metrics"]
+    assert reported
     for name, value in reported.items():
         card = page.locator("[data-testid='stMetric']").filter(has_text=name).first
         card.wait_for()

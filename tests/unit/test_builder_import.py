@@ -67,4 +67,5 @@ def test_first_layer_outside_the_catalog_is_named(tmp_path: Path) -> None:
     (tmp_path / "junk.keras").write_bytes(b"not a zip")
     with pytest.raises(SpecError) as info:
         import_keras(tmp_path / "junk.keras")
-    assert info.value.key == "spec.import_failed"
+    assert info.value.key == "spec.import_not_keras"           # not "File not found"
+    assert info.value.params == {"name": "junk.keras"} and str(tmp_path) not in str(info.value)

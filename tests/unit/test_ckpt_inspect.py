@@ -168,7 +168,7 @@ def test_run_without_run_json_is_listed_with_its_problem(run: Path, tmp_path: Pa
     (copy / "run.json").unlink()
     summaries = list_runs(copy.parent)
     assert [s.run_id for s in summaries] == [copy.name]
-    assert any("run.json" in p for p in summaries[0].problems)
+    assert any("run.json" in str(p) for p in summaries[0].problems)
     assert [e.number for e in list_checkpoints(copy).entries] == [4, 8, 12]
     with pytest.raises(RunError):
         restore_run(copy)

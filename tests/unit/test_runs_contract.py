@@ -16,7 +16,7 @@ from tfcore.rundir import store as runs
 def _append_many(path: str, count: int) -> None:
     writer = runs.MetricsWriter(Path(path))
     for i in range(count):
-        writer.append({"step": i, "loss": 1.0 / (i + 1), "pad": "x" * 200})
+        writer.append({"step": i, "loss": 1.0 / (i + 1), **{f"pad_{j}": 0.5 for j in range(20)}})
     writer.close()
 
 
@@ -117,7 +117,7 @@ def test_store_lists_newest_first_and_reports_damaged_runs(tmp_path: Path) -> No
     records = store.list()
     assert [r.run_id for r in records] == ["run-3", "run-2", "run-1"]
     damaged = records[0]
-    assert damaged.problems and damaged.status.state == runs.INTERRUPTED
+    assert damaged.problems and damaged.status.state == runs.DAMAGED
     store.request_stop("run-1")
     assert first.stop_requested()
     with pytest.raises(RunError):

@@ -1,13 +1,27 @@
-"""Live-panel data shaping: incremental buffer, smoothing, downsampling of 100,000 steps."""
+"""Live-panel data shaping: incremental buffer, debiased smoothing, min/max downsampling of
+100,000 steps, y domains and the chart spec."""
 
 from __future__ import annotations
 
 import json
 
 import numpy as np
+import pytest
 
-from tfcore.rundir.store import read_metrics
-from ui.training.charts import MAX_POINTS, SeriesBuffer, downsample, ema, epoch_frame, step_frame
+from tfcore.rundir import read_metrics
+from ui.training.charts import (
+    MAX_POINTS,
+    PRESENTER,
+    RAW_COLOR,
+    SeriesBuffer,
+    downsample,
+    ema,
+    epoch_frame,
+    line_chart,
+    series_colors,
+    step_frame,
+    y_domain,
+)
 
 LABELS = {"train": "train", "smoothed": "smoothed", "val": "val"}
 
@@ -46,12 +60,74 @@ def test_buffer_reads_incrementally_and_downsamples_100k_steps(tmp_path) -> None
     assert len(epochs[epochs.series == "train"]) == 100
 
 
-def test_ema_matches_tensorboard_debiasing_and_downsample_means() -> None:
+def test_ema_matches_tensorboard_debiasing() -> None:
     values = np.array([1.0, 2.0, 3.0])
     smoothed = ema(values, 0.5)
+    # TensorBoard: last = w*last + (1-w)*v; shown = last / (1 - w**n)
+    assert np.allclose(smoothed, [1.0, 1.25 / 0.75, 2.125 / 0.875])
     assert smoothed[0] == 1.0                              # debiased: starts at the value
-    assert np.isclose(smoothed[1], (0.25 * 1 + 0.5 * 2) / 0.75)
-    x = np.arange(10, dtype=float)
-    xs, ys = downsample(x, x * 2, max_points=5)
-    assert list(xs) == [0.5, 2.5, 4.5, 6.5, 8.5, 9.0]
-    assert list(ys) == [1.0, 5.0, 9.0, 13.0, 17.0, 18.0]
+    steady = ema(np.full(50, 4.0), 0.99)
+    assert np.allclose(steady, 4.0)                        # no pull towards 0 at the start
+    gaps = ema(np.array([2.0, np.nan, 4.0]), 0.5)          # a missing value is skipped
+    assert gaps[0] == 2.0 and gaps[1] == 2.0 and np.isclose(gaps[2], (0.5 + 2.0) / 0.75)
+    assert ema(values, 0.0) is values
+
+
+def test_downsample_keeps_the_min_and_max_of_every_bucket() -> None:
+    rng = np.random.default_rng(0)
+    n, limit = 10_007, 100
+    x = np.arange(n, dtype=float)
+    y = rng.normal(size=n)
+    y[5_000] = 50.0                                         # one spike
+    y[7_777] = -40.0
+    xs, ys = downsample(x, y, max_points=limit)
+    assert len(xs) <= limit
+    assert list(xs) == sorted(xs) and xs[0] == 0 and xs[-1] == n - 1   # in order, ends kept
+    assert ys.max() == 50.0 and ys.min() == -40.0                      # spikes survive
+    assert set(ys) <= set(y)                                           # values never averaged
+    size = int(np.ceil(n / ((limit - 2) // 2)))
+    for start in range(0, n, size):                         # every bucket: its min and max
+        bucket = y[start:start + size]
+        kept = ys[(xs >= start) & (xs < start + size)]
+        assert bucket.min() in kept and bucket.max() in kept
+    short_x, short_y = downsample(x[:50], y[:50], max_points=100)
+    assert short_x is x[:50] or np.array_equal(short_x, x[:50])        # small series untouched
+    assert np.array_equal(short_y, y[:50])
+
+
+def test_y_domain_fits_the_data_and_fractions_fill_zero_to_one() -> None:
+    assert y_domain("sparse_categorical_accuracy", np.array([0.42, 0.97])) == [0.0, 1.0]
+    assert y_domain("accuracy", np.array([0.2, 1.0 + 2e-16])) == [0.0, 1.0]     # rounding
+    assert y_domain("loss", np.array([0.2, 2.2])) == pytest.approx([0.1, 2.3])
+    assert y_domain("loss", np.array([0.01, 2.01])) == pytest.approx([0.0, 2.11])  # not < 0
+    assert y_domain("mse", np.array([-1.0, 1.0])) == pytest.approx([-1.1, 1.1])
+    assert y_domain("loss", np.array([3.0, 3.0])) == pytest.approx([2.85, 3.15])  # flat line
+    assert y_domain("loss", np.array([0.0, 1e-3, 10.0]), log_scale=True) == [1e-3, 10.0]
+    assert y_domain("loss", np.array([np.nan])) is None
+
+
+def test_live_chart_spec_has_the_domain_ticks_titles_and_faint_raw_series() -> None:
+    buffer = SeriesBuffer("run")
+    buffer.add({"step": s, "epoch": 1, "split": "train", "loss": 2.0 / s,
+                "sparse_categorical_accuracy": 0.5 + 0.4 * s / 5000} for s in range(1, 5001))
+    colors = series_colors(LABELS, 0.6)
+    for name, domain in (("sparse_categorical_accuracy", [0.0, 1.0]), ("loss", None)):
+        frame = step_frame(buffer, name, 0.6, LABELS)
+        assert frame.groupby("series").size().max() <= MAX_POINTS
+        spec = line_chart(frame, "step", name, False, "Step", PRESENTER, colors,
+                          behind="train").to_dict()
+        raw, main = spec["layer"]
+        y = main["encoding"]["y"]
+        assert y["title"] == name and main["encoding"]["x"]["title"] == "Step"
+        assert y["axis"]["tickCount"] == 6 and y["axis"]["labelFontSize"] == PRESENTER.font
+        assert spec["height"] == PRESENTER.height
+        assert raw["mark"]["strokeWidth"] < main["mark"]["strokeWidth"]
+        scale = main["encoding"]["color"]["scale"]
+        assert scale["range"][scale["domain"].index("train")] == RAW_COLOR
+        low, high = y["scale"]["domain"]
+        if domain:
+            assert [low, high] == domain
+        else:
+            values = frame["value"]
+            assert low <= values.min() and high >= values.max()
+            assert high - low < 1.2 * (values.max() - values.min())     # fits, not squashed

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from tfcore.cli import print_json
-
-
-def _option(text: str) -> tuple[str, object]:
-    """``key=value``; the value is read as JSON when it parses (numbers, true, lists)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
+from tfcore.cli.inputs import dataset_option, fraction_arg, path_arg
+from tfcore.cli.vocabulary import add_flag, command
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -50,16 +40,22 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("data", help="datasets: list them, show one (JSON)")
-    data_sub = p.add_subparsers(dest="data_command", metavar="ACTION")
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
-    q = data_sub.add_parser("list", help="offline datasets, TFDS on disk, uploads")
+    p = command(sub, "data", "datasets: list them, show one (JSON)",
+                ["python -m tfcore data list",
+                 "python -m tfcore data show circles -o noise=0.2"])
+    data_sub = p.add_subparsers(dest="data_command", metavar="ACTION", required=True)
+    q = command(data_sub, "list", "offline datasets, TFDS on disk, uploads",
+                ["python -m tfcore data list"])
+    add_flag(q, "workspace", type=path_arg)
     q.set_defaults(func=_list)
-    q = data_sub.add_parser("show", help="load a dataset and print its info as JSON")
+    q = command(data_sub, "show", "load a dataset and print its info as JSON",
+                ["python -m tfcore data show digits28",
+                 "python -m tfcore data show house_prices -o target=price --val 0.2"])
     q.add_argument("name", help="digits28, circles, tfds:mnist, upload:csv:FILE ...")
-    q.add_argument("--option", "-o", action="append", type=_option, metavar="KEY=VALUE",
-                   help="dataset option, e.g. -o noise=0.2 -o download=true")
-    q.add_argument("--val", type=float, default=0.1, help="validation fraction (0.1)")
-    q.add_argument("--test", type=float, default=0.2, help="test fraction (0.2)")
-    q.add_argument("--seed", type=int, default=0, help="split seed (0)")
+    add_flag(q, "option", action="append", type=dataset_option,
+             help="dataset option, repeatable: -o noise=0.2 -o download=true")
+    add_flag(q, "val", type=fraction_arg, default=0.1, help="validation fraction (0.1)")
+    add_flag(q, "test", type=fraction_arg, default=0.2, help="test fraction (0.2)")
+    add_flag(q, "seed", type=int, default=0, help="split seed (0)")
+    add_flag(q, "workspace", type=path_arg)
     q.set_defaults(func=_show)

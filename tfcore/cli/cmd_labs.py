@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 
 from tfcore.cli import print_json
+from tfcore.cli.inputs import int_range
+from tfcore.cli.vocabulary import add_flag, command
 from tfcore.errors import TFLabError
 
 
@@ -55,7 +57,8 @@ def _tensor(args: argparse.Namespace) -> int:
 def _pipeline(args: argparse.Namespace) -> int:
     from tfcore.labs import PipelineSpec, label_order, pipeline_code
 
-    spec = PipelineSpec(shuffle_buffer=args.buffer, batch_size=args.batch, seed=args.seed)
+    spec = PipelineSpec(shuffle_buffer=args.buffer, batch_size=args.batch_size,
+                        seed=args.seed)
     order = label_order(spec, batches=args.batches)
     print_json({"code": pipeline_code(spec),
                 "classes_per_batch": order.classes_per_batch.tolist(),
@@ -75,18 +78,24 @@ def _placement(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("grad", help="value and gradients of a GradientTape lab expression")
+    p = command(sub, "grad", "value and gradients of a GradientTape lab expression",
+                ["python -m tfcore grad t2",
+                 "python -m tfcore grad product --set x=1 --set y=5 --set z=2"])
     p.add_argument("expression", help="square, t2, sigmoid, cubic or product")
     p.add_argument("--set", action="append", metavar="NAME=V[,V]",
                    help="a variable's value, e.g. --set x=3 or --set w=1,2")
     p.set_defaults(func=_grad)
-    p = sub.add_parser("regress", help="gradient descent on M1 or M2 from zero (JSON)")
+    p = command(sub, "regress", "gradient descent on M1 or M2 from zero (JSON)",
+                ["python -m tfcore regress m1",
+                 "python -m tfcore regress m2 --optimizer adam --lr 0.1 --steps 200"])
     p.add_argument("problem", choices=["m1", "m2"])
-    p.add_argument("--steps", type=int, default=None, help="default: the scenario's count")
-    p.add_argument("--optimizer", default=None, help="sgd, momentum, adam, rmsprop, adagrad")
-    p.add_argument("--lr", type=float, default=None, help="learning rate")
+    add_flag(p, "steps", type=int, default=None, help="default: the scenario's count")
+    add_flag(p, "optimizer", default=None, help="sgd, momentum, adam, rmsprop, adagrad")
+    add_flag(p, "lr", type=float, default=None, help="learning rate")
     p.set_defaults(func=_regress)
-    p = sub.add_parser("tensor", help="apply one catalog operation to typed matrices")
+    p = command(sub, "tensor", "apply one catalog operation to typed matrices",
+                ["python -m tfcore tensor matmul '1 2; 3 4' '5 6; 7 8'",
+                 "python -m tfcore tensor reduce_sum '1 2; 3 4' --axis 1"])
     p.add_argument("op", help="add, matmul, square, reduce_sum, reduce_mean, reshape, concat, "
                               "transpose, cast")
     p.add_argument("a", help="values, e.g. '1 2; 3 4'")
@@ -95,12 +104,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--axis", default=None)
     p.add_argument("--shape", default=None)
     p.set_defaults(func=_tensor)
-    p = sub.add_parser("pipeline", help="label order per batch of the sorted digits pipeline")
+    p = command(sub, "pipeline", "label order per batch of the sorted digits pipeline",
+                ["python -m tfcore pipeline --buffer 1 --batch-size 8 --batches 2",
+                 "python -m tfcore pipeline --buffer 1000 --batch-size 32"])
     p.add_argument("--buffer", type=int, default=1, help="shuffle buffer (1 keeps order)")
-    p.add_argument("--batch", type=int, default=32)
-    p.add_argument("--batches", type=int, default=3)
-    p.add_argument("--seed", type=int, default=0)
+    add_flag(p, "batch_size", type=int, default=32, help="examples per batch (32)")
+    p.add_argument("--batches", type=int_range(1, 1000), default=3, metavar="N",
+                   help="batches to show (3)")
+    add_flag(p, "seed", type=int, default=0, help="shuffle seed (0)")
     p.set_defaults(func=_pipeline)
-    p = sub.add_parser("placement", help="devices, try_gpu, try_all_gpus, where a tensor lands")
-    p.add_argument("--device", default=None, help="e.g. /CPU:0 or /GPU:0")
+    p = command(sub, "placement", "devices, try_gpu, try_all_gpus, where a tensor lands",
+                ["python -m tfcore placement",
+                 "python -m tfcore placement --device /CPU:0"])
+    add_flag(p, "device", default=None, help="e.g. /CPU:0 or /GPU:0")
     p.set_defaults(func=_placement)

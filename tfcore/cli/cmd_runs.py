@@ -6,12 +6,14 @@ import argparse
 from pathlib import Path
 
 from tfcore.cli import print_json
+from tfcore.cli.inputs import int_range, path_arg, run_id_arg, runs_root, shown
+from tfcore.cli.vocabulary import add_flag, command
+
+RUN_FILES = ("run.json", "status.json", "ckpt")   # what makes a folder a run folder
 
 
 def _runs_root(args: argparse.Namespace) -> Path:
-    from tfcore.workspace import default_workspace
-
-    return Path(args.runs_root) if args.runs_root else default_workspace().runs
+    return runs_root(args, must_exist=True)
 
 
 def _run_dir(args: argparse.Namespace, run: str) -> Path:
@@ -20,11 +22,15 @@ def _run_dir(args: argparse.Namespace, run: str) -> Path:
     from tfcore.rundir import RunStore
 
     path = Path(run)
-    if "/" in run and path.is_dir():
-        return path
-    paths = RunStore(_runs_root(args)).paths(run)
+    if "/" in run:
+        if path.is_dir() and any((path / name).exists() for name in RUN_FILES):
+            return path
+        raise RunError(f"No run folder {shown(run)} (a run folder holds run.json).",
+                       key="cli.err.no_run_folder", params={"path": shown(run)})
+    root = _runs_root(args)
+    paths = RunStore(root).paths(run)
     if not paths.root.is_dir():
-        raise RunError(f"Run {run!r} does not exist in {_runs_root(args)}.",
+        raise RunError(f"Run {run!r} does not exist in {root}.",
                        key="errors.run_missing", params={"run": run})
     return paths.root
 
@@ -103,9 +109,15 @@ def _ckpt_vars(args: argparse.Namespace) -> int:
 
 
 def _ckpt_path(args: argparse.Namespace, text: str) -> Path:
+    """A checkpoint given by run id, run or checkpoint folder, or prefix."""
+    from tfcore.errors import CheckpointError
+
     path = Path(text)
     if path.exists() or Path(text + ".index").exists():
         return path
+    if "/" in text or path.suffix:
+        raise CheckpointError(f"No checkpoint, checkpoint prefix or run folder at {shown(text)}.",
+                              key="cli.err.no_checkpoint_path", params={"path": shown(text)})
     return _run_dir(args, text)
 
 
@@ -141,10 +153,14 @@ def _ckpt_eval(args: argparse.Namespace) -> int:
 
 
 def _ckpt_export(args: argparse.Namespace) -> int:
+    from tfcore.errors import WorkspaceError
     from tfcore.runs import export_checkpoint, export_run_zip
     from tfcore.workspace import default_workspace
 
     run_dir = _run_dir(args, args.run)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise WorkspaceError(f"--out {shown(args.out)} is a file; name a folder for the export.",
+                             key="cli.err.out_file", params={"path": shown(args.out)})
     exports = Path(args.out) if args.out else default_workspace().ensure().exports
     result = (export_run_zip(run_dir, exports) if args.format == "zip"
               else export_checkpoint(run_dir, exports, args.format, args.ckpt))
@@ -153,72 +169,105 @@ def _ckpt_export(args: argparse.Namespace) -> int:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--runs-root", help="runs folder (default: <workspace>/runs)")
+    add_flag(p, "runs_root", type=path_arg)
+    add_flag(p, "workspace", type=path_arg)
+
+
+def _run(p: argparse.ArgumentParser, name: str = "run", what: str = "") -> None:
+    p.add_argument(name, type=run_id_arg,
+                   help=what or "run id (see: runs list) or a run's folder")
+
+
+def _ckpt(p: argparse.ArgumentParser) -> None:
+    add_flag(p, "ckpt", type=int_range(0), default=None)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    runs = sub.add_parser("runs", help="list, show, rename, tag and delete training runs")
+    runs = command(sub, "runs", "list, show, rename, tag and delete training runs",
+                   ["python -m tfcore runs list",
+                    "python -m tfcore runs show RUN_ID --runs-root /data/runs"])
     rsub = runs.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
-    p = rsub.add_parser("list", help="every run with model, dataset, state, final metrics")
+    p = command(rsub, "list", "every run with model, dataset, state, final metrics",
+                ["python -m tfcore runs list",
+                 "python -m tfcore runs list --runs-root /data/runs"])
     _common(p)
     p.set_defaults(func=_runs_list)
-    p = rsub.add_parser("show", help="one run: summary, run.json, status, checkpoints")
-    p.add_argument("run")
+    p = command(rsub, "show", "one run: summary, run.json, status, checkpoints",
+                ["python -m tfcore runs show RUN_ID"])
+    _run(p)
     _common(p)
     p.set_defaults(func=_runs_show)
-    p = rsub.add_parser("delete", help="delete a whole run, or only its old checkpoints")
-    p.add_argument("run")
+    p = command(rsub, "delete", "delete a whole run, or only its old checkpoints",
+                ["python -m tfcore runs delete RUN_ID",
+                 "python -m tfcore runs delete RUN_ID --old-checkpoints --keep 2"])
+    _run(p, what="run id (see: runs list)")
     p.add_argument("--old-checkpoints", action="store_true",
                    help="keep the run; delete all but the newest --keep checkpoints")
-    p.add_argument("--keep", type=int, default=1)
+    add_flag(p, "keep", type=int_range(1), default=1,
+             help="checkpoints to keep with --old-checkpoints (1)")
     _common(p)
     p.set_defaults(func=_runs_delete)
-    p = rsub.add_parser("rename", help="set a run's display name (meta.json)")
-    p.add_argument("run")
+    p = command(rsub, "rename", "set a run's display name (meta.json)",
+                ["python -m tfcore runs rename RUN_ID 'wider layers'"])
+    _run(p, what="run id (see: runs list)")
     p.add_argument("name")
     _common(p)
     p.set_defaults(func=_runs_rename)
-    p = rsub.add_parser("tag", help="replace a run's tags (meta.json)")
-    p.add_argument("run")
+    p = command(rsub, "tag", "replace a run's tags (meta.json)",
+                ["python -m tfcore runs tag RUN_ID baseline lesson3"])
+    _run(p, what="run id (see: runs list)")
     p.add_argument("tags", nargs="*")
     _common(p)
     p.set_defaults(func=_runs_tag)
 
-    ckpt = sub.add_parser("ckpt", help="look inside, compare, evaluate and export checkpoints")
+    ckpt = command(sub, "ckpt", "look inside, compare, evaluate and export checkpoints",
+                   ["python -m tfcore ckpt list RUN_ID",
+                    "python -m tfcore ckpt diff RUN_A RUN_B"])
     csub = ckpt.add_subparsers(dest="ckpt_command", metavar="ACTION", required=True)
-    p = csub.add_parser("list", help="checkpoints of a run: number, time, size, files")
-    p.add_argument("run")
+    p = command(csub, "list", "checkpoints of a run: number, time, size, files",
+                ["python -m tfcore ckpt list RUN_ID"])
+    _run(p)
     _common(p)
     p.set_defaults(func=_ckpt_list)
-    p = csub.add_parser("vars", help="variables of a checkpoint (run, folder or prefix)")
-    p.add_argument("path")
-    p.add_argument("--ckpt", type=int, default=None, help="checkpoint number (default latest)")
+    p = command(csub, "vars", "variables of a checkpoint (run, folder or prefix)",
+                ["python -m tfcore ckpt vars RUN_ID",
+                 "python -m tfcore ckpt vars RUN_ID --ckpt 200"])
+    _run(p, "path", "run id, run or checkpoint folder, or checkpoint prefix")
+    _ckpt(p)
     _common(p)
     p.set_defaults(func=_ckpt_vars)
-    p = csub.add_parser("stats", help="statistics and histogram of one variable")
-    p.add_argument("path")
-    p.add_argument("key")
-    p.add_argument("--ckpt", type=int, default=None)
-    p.add_argument("--bins", type=int, default=30)
+    p = command(csub, "stats", "statistics and histogram of one variable",
+                ["python -m tfcore ckpt stats RUN_ID dense/kernel --bins 20"])
+    _run(p, "path", "run id, run or checkpoint folder, or checkpoint prefix")
+    p.add_argument("key", help="variable key or label (see: ckpt vars)")
+    _ckpt(p)
+    p.add_argument("--bins", type=int_range(1, 1000), default=30, help="histogram bins (30)")
     _common(p)
     p.set_defaults(func=_ckpt_stats)
-    p = csub.add_parser("diff", help="per-variable change between two checkpoint prefixes")
-    p.add_argument("a")
-    p.add_argument("b")
+    p = command(csub, "diff", "per-variable change between two checkpoint prefixes",
+                ["python -m tfcore ckpt diff RUN_A RUN_B",
+                 "python -m tfcore ckpt diff runs/RUN_ID/ckpt/ckpt-100 runs/RUN_ID/ckpt/ckpt-200"])
+    _run(p, "a", "run id, run or checkpoint folder, or checkpoint prefix")
+    _run(p, "b", "the same, for the other checkpoint")
     _common(p)
     p.set_defaults(func=_ckpt_diff)
-    p = csub.add_parser("eval", help="restore a run's checkpoint, evaluate on its test split")
-    p.add_argument("run")
-    p.add_argument("--ckpt", type=int, default=None)
+    p = command(csub, "eval", "restore a run's checkpoint, evaluate on its test split",
+                ["python -m tfcore ckpt eval RUN_ID",
+                 "python -m tfcore ckpt eval RUN_ID --ckpt 100 --split val"])
+    _run(p)
+    _ckpt(p)
     p.add_argument("--split", default="test", choices=("train", "val", "test"))
     _common(p)
     p.set_defaults(func=_ckpt_eval)
-    p = csub.add_parser("export", help="export a checkpoint (keras, savedmodel, weights_h5) "
-                        "or the whole run (zip)")
-    p.add_argument("run")
-    p.add_argument("--format", default="keras",
-                   choices=("keras", "savedmodel", "weights_h5", "zip"))
-    p.add_argument("--ckpt", type=int, default=None)
-    p.add_argument("--out", help="folder for the export (default: <workspace>/exports)")
+    p = command(csub, "export", "export a checkpoint (keras, savedmodel, weights_h5) "
+                "or the whole run (zip)",
+                ["python -m tfcore ckpt export RUN_ID --format savedmodel",
+                 "python -m tfcore ckpt export RUN_ID --format zip --out /tmp/exports"])
+    _run(p)
+    add_flag(p, "format", default="keras", choices=("keras", "savedmodel", "weights_h5", "zip"),
+             help="keras (default), savedmodel, weights_h5 or zip")
+    _ckpt(p)
+    add_flag(p, "out", type=path_arg,
+             help="folder for the export (default: <workspace>/exports)")
     _common(p)
     p.set_defaults(func=_ckpt_export)

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from tfcore.cli.inputs import int_range, read_spec_file
+from tfcore.cli.vocabulary import command
 from tfcore.errors import SpecError
-
-
-def _read_spec(path: str):
-    from tfcore.model import from_json
-
-    file = Path(path)
-    if not file.is_file():
-        raise SpecError(f"No such spec file: {path}", key="spec.no_file", params={"path": path})
-    return from_json(file.read_text(encoding="utf-8"))
 
 
 def _presets(args: argparse.Namespace) -> int:
@@ -52,7 +44,7 @@ def format_summary(summary) -> str:
 def _check(args: argparse.Namespace) -> int:
     from tfcore.model import summarize
 
-    spec = _read_spec(args.file)
+    spec = read_spec_file(args.file)
     summary = summarize(spec, args.param_limit)
     if summary.problems:
         raise SpecError(f"{args.file}: {len(summary.problems)} problem(s).",
@@ -65,26 +57,34 @@ def _check(args: argparse.Namespace) -> int:
 def _code(args: argparse.Namespace) -> int:
     from tfcore.model import generate
 
-    print(generate(_read_spec(args.file), args.style))
+    print(generate(read_spec_file(args.file), args.style))
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("presets", help="the tutorials' models: list names, or show one as JSON")
+    p = command(sub, "presets", "the tutorials' models: list names, or show one as JSON",
+                ["python -m tfcore presets",
+                 "python -m tfcore presets show cnn > cnn.json"])
     p.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     p.add_argument("name", nargs="?", help="preset name (for show)")
     p.set_defaults(func=_presets)
 
-    spec = sub.add_parser("spec", help="check a model spec file or generate its Keras code")
-    actions = spec.add_subparsers(dest="spec_command", metavar="ACTION")
-    check = actions.add_parser("check", help="validate and print the summary table "
-                                             "(exit 2 with located problems)")
-    check.add_argument("file")
-    check.add_argument("--param-limit", type=int, default=None,
+    spec = command(sub, "spec", "check a model spec file or generate its Keras code",
+                   ["python -m tfcore spec check cnn.json",
+                    "python -m tfcore spec code cnn.json --style sequential"])
+    actions = spec.add_subparsers(dest="spec_command", metavar="ACTION", required=True)
+    check = command(actions, "check", "validate and print the summary table "
+                                      "(exit 2 with located problems)",
+                    ["python -m tfcore spec check cnn.json",
+                     "python -m tfcore spec check cnn.json --param-limit 100000"])
+    check.add_argument("file", help="model spec JSON file")
+    check.add_argument("--param-limit", type=int_range(1), default=None, metavar="N",
                        help="refuse models with more parameters (default 50,000,000)")
     check.set_defaults(func=_check)
-    code = actions.add_parser("code", help="print runnable Keras 3 code for the spec")
-    code.add_argument("file")
+    code = command(actions, "code", "print runnable Keras 3 code for the spec",
+                   ["python -m tfcore spec code cnn.json",
+                    "python -m tfcore spec code cnn.json --style subclass > model.py"])
+    code.add_argument("file", help="model spec JSON file")
     code.add_argument("--style", choices=["sequential", "functional", "subclass"],
                       default="functional")
     code.set_defaults(func=_code)

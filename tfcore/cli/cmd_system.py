@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tfcore.cli import print_json
+from tfcore.cli.vocabulary import command
 
 
 def _version(args: argparse.Namespace) -> int:
@@ -23,7 +24,9 @@ def _devices(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("version", help="TF Lab, TensorFlow, Keras, CUDA versions (JSON)")
+    p = command(sub, "version", "TF Lab, TensorFlow, Keras, CUDA versions (JSON)",
+                ["python -m tfcore version"])
     p.set_defaults(func=_version)
-    p = sub.add_parser("devices", help="physical and logical devices TensorFlow sees (JSON)")
+    p = command(sub, "devices", "physical and logical devices TensorFlow sees (JSON)",
+                ["python -m tfcore devices"])
     p.set_defaults(func=_devices)

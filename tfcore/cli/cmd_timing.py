@@ -16,6 +16,8 @@ import json
 import sys
 
 from tfcore.cli import print_json
+from tfcore.cli.inputs import int_range, path_arg, read_spec_file
+from tfcore.cli.vocabulary import add_flag, command
 from tfcore.errors import TimingError
 
 
@@ -35,15 +37,10 @@ def parse_device(text: str):
 
 
 def _spec(args: argparse.Namespace):
-    from tfcore.model import from_json, get_preset
+    from tfcore.model import get_preset
 
     if args.spec:
-        try:
-            with open(args.spec, encoding="utf-8") as handle:
-                return from_json(handle.read())
-        except OSError as exc:
-            raise TimingError(f"Cannot read the spec file {args.spec}: {exc}",
-                              key="timing.error.spec_file", params={"path": args.spec}) from exc
+        return read_spec_file(args.spec)
     return get_preset(args.preset)
 
 
@@ -65,7 +62,7 @@ def _timing(args: argparse.Namespace) -> int:
         spec=_spec(args), batch_size=args.batch_size, steps=args.steps,
         modes=tuple(m.strip() for m in args.modes.split(",") if m.strip()),
         workload=args.workload, warmup=args.warmup, rounds=args.rounds, seed=args.seed,
-        data=args.data, clock=args.clock)
+        data=args.dataset, clock=args.clock)
     request.check()  # refuse bad values before TensorFlow starts
     device = parse_device(args.device)
     from tfcore.timing import apply_threads, run_timing
@@ -112,33 +109,40 @@ def _autograph(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("timing", help="time eager vs tf.function vs XLA on a model (JSON)")
+    p = command(sub, "timing", "time eager vs tf.function vs XLA on a model (JSON)",
+                [("python -m tfcore timing --preset mlp --batch-size 50 --steps 50 "
+                  "--modes eager,graph,xla"),
+                 ("python -m tfcore timing --preset mlp --sweep batch --values 10,50,500 "
+                  "--modes eager,graph")])
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--preset", default="mlp", help="preset model name (default: mlp)")
-    src.add_argument("--spec", help="path of a model spec JSON file instead of a preset")
-    p.add_argument("--batch-size", type=int, default=50)
-    p.add_argument("--steps", type=int, default=20, help="timed steps per mode")
+    add_flag(src, "preset", default="mlp", help="preset model name (default: mlp)")
+    add_flag(src, "spec", help="path of a model spec JSON file instead of a preset")
+    add_flag(p, "batch_size", type=int, default=50, help="examples per batch (50)")
+    add_flag(p, "steps", type=int, default=20, help="timed steps per mode (20)")
     p.add_argument("--modes", default="eager,graph,xla",
                    help="comma-separated: eager, graph, xla, fit")
     p.add_argument("--workload", default="step", choices=["step", "forward"])
-    p.add_argument("--device", default="cpu", help="cpu or gpu:N")
+    add_flag(p, "device", default="cpu", help="cpu or gpu:N")
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--rounds", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--data", default="synthetic",
-                   help="synthetic (default) or a dataset name, e.g. digits28")
+    add_flag(p, "seed", type=int, default=0, help="random seed (0)")
+    add_flag(p, "dataset", default="synthetic",
+             help="synthetic (default) or a dataset name, e.g. digits28")
     p.add_argument("--clock", default="wall", choices=["wall", "cpu"],
                    help="wall (elapsed) or cpu (process CPU time; steadier on a shared machine)")
-    p.add_argument("--threads", type=int, default=0,
+    p.add_argument("--threads", type=int_range(0, 1024), default=0, metavar="N",
                    help="TensorFlow intra- and inter-op threads (0: TensorFlow chooses)")
     p.add_argument("--sweep", choices=["batch", "width"],
                    help="repeat over batch sizes or hidden widths given by --values")
     p.add_argument("--values", help="comma-separated sweep values")
     p.add_argument("--no-peak", action="store_true", help="skip the matmul peak measurement")
     p.add_argument("--progress", action="store_true", help="JSON progress lines on stderr")
+    add_flag(p, "workspace", type=path_arg)
     p.set_defaults(func=_timing)
 
-    p = sub.add_parser("tracing", help="tracing lab: call a tf.function, see each trace (JSON)")
+    p = command(sub, "tracing", "tracing lab: call a tf.function, see each trace (JSON)",
+                ["python -m tfcore tracing",
+                 "python -m tfcore tracing --function variable_counter --calls 3"])
     p.add_argument("--function", default="print_twice",
                    help="print_twice (G2), variable_counter (G3) or tensor_array (G5)")
     p.add_argument("--args", help="argument tokens for print_twice, e.g. "
@@ -147,7 +151,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input-signature", help="fix one tensor input of this dtype")
     p.add_argument("--reduce-retracing", action="store_true")
     p.set_defaults(func=_tracing)
-    p = sub.add_parser("autograph", help="AutoGraph: converted source and results (JSON)")
+    p = command(sub, "autograph", "AutoGraph: converted source and results (JSON)",
+                ["python -m tfcore autograph --example collatz_steps --x 27"])
     p.add_argument("--example", default="square_if_positive",
                    help="square_if_positive, collatz_steps, sum_of_squares, squares_array")
     p.add_argument("--x", type=int, help="the input (default: the example's)")

@@ -10,6 +10,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tfcore.cli.inputs import (
+    dataset_option,
+    fraction_arg,
+    int_range,
+    path_arg,
+    read_spec_file,
+    run_id_arg,
+)
+from tfcore.cli.inputs import runs_root as runs_root_of
+from tfcore.cli.vocabulary import add_flag, command
 from tfcore.errors import RunError
 
 LOOPS = ("fit", "custom")
@@ -25,40 +35,50 @@ def _device(text: str, logical: int) -> dict:
 
 
 def _spec(args: argparse.Namespace) -> dict:
-    from tfcore.model import from_json, get_preset
+    from tfcore.model import get_preset
 
     if args.spec:
-        path = Path(args.spec)
-        if not path.is_file():
-            raise RunError(f"Spec file {path} does not exist.", key="train.err.spec_file",
-                           params={"path": str(path)})
-        return from_json(path.read_text(encoding="utf-8")).to_dict()
+        return read_spec_file(args.spec).to_dict()
     return get_preset(args.preset or "mlp").to_dict()
 
 
-def _request(args: argparse.Namespace) -> dict:
+def _dataset(args: argparse.Namespace) -> dict:
+    """The run's dataset request: name, ``-o`` options, split fractions and seed."""
+    from tfcore.data import DatasetRequest
+
+    return DatasetRequest(name=args.dataset, options=dict(args.option or []),
+                          val_fraction=args.val, test_fraction=args.test,
+                          seed=args.seed).to_dict()
+
+
+def build_request(args: argparse.Namespace) -> dict:
+    """The run.json body (spec, dataset, training, device) that `train` args ask for."""
+    from tfcore.training import TrainConfig
+
     training: dict[str, Any] = {"epochs": args.epochs, "batch_size": args.batch_size,
                                 "optimizer": args.optimizer, "learning_rate": args.lr,
                                 "momentum": args.momentum, "schedule": args.schedule,
                                 "loop": args.loop, "eager": args.eager, "seed": args.seed,
                                 "ckpt_every": args.ckpt_every, "keep": args.keep,
                                 "steps": args.steps, "mixed_precision": args.mixed_precision,
-                                "validate_every": args.validate_every}
+                                "validate_every": args.validate_every,
+                                "steps_per_second": args.steps_per_second}
+    # refuse bad numbers and names before any data is loaded
+    TrainConfig.from_dict({**training, **({"loss": args.loss} if args.loss else {})})
+    spec, device, dataset = _spec(args), _device(args.device, args.logical_devices), \
+        _dataset(args)
     if not args.loss or args.metrics is None:
         from tfcore.data import DatasetRequest, load_dataset
         from tfcore.training import default_loss_and_metrics
 
-        info = load_dataset(DatasetRequest(name=args.dataset, seed=args.seed)).info
+        info = load_dataset(DatasetRequest.from_dict(dataset)).info
         training["loss"], training["metrics"] = default_loss_and_metrics(info.task,
                                                                          info.num_classes)
     if args.loss:
         training["loss"] = args.loss
     if args.metrics is not None:
         training["metrics"] = [m for m in args.metrics.split(",") if m]
-    return {"spec": _spec(args),
-            "dataset": {"name": args.dataset, "seed": args.seed},
-            "training": training,
-            "device": _device(args.device, args.logical_devices)}
+    return {"spec": spec, "dataset": dataset, "training": training, "device": device}
 
 
 def _fmt(record: dict) -> str:
@@ -118,28 +138,35 @@ def _train(args: argparse.Namespace) -> int:
     from tfcore.training import jobs
     from tfcore.workspace import default_workspace
 
-    runs_root = Path(args.runs_dir) if args.runs_dir else default_workspace().ensure().runs
+    runs_root = runs_root_of(args) if args.runs_root else default_workspace().ensure().runs
     if args.resume:
         run_id = jobs.resume_run(runs_root, args.resume)
     else:
-        run_id = jobs.start_run(runs_root, _request(args))
+        run_id = jobs.start_run(runs_root, build_request(args))
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)
     return 0 if state in ("finished", "stopped") else 1
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train a model in a worker; ends with one JSON line")
+    p = command(sub, "train", "train a model in a worker; ends with one JSON line",
+                ["python -m tfcore train --preset mlp --dataset digits28 --epochs 3",
+                 "python -m tfcore train --spec my.json --dataset house_prices -o target=price"])
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--preset", help="preset model name (default mlp)")
-    source.add_argument("--spec", help="model spec JSON file")
-    p.add_argument("--dataset", default="digits28", help="dataset name (default digits28)")
-    p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--steps", type=int, default=0, help="total steps (0: epochs)")
-    p.add_argument("--batch-size", type=int, default=50)
+    add_flag(source, "preset", help="preset model name (default mlp; see: presets)")
+    add_flag(source, "spec", help="model spec JSON file")
+    add_flag(p, "dataset", default="digits28", help="dataset name (default digits28; "
+                                                    "see: data list)")
+    add_flag(p, "option", action="append", type=dataset_option,
+             help="dataset option, repeatable: -o image_size=224 -o target=price")
+    add_flag(p, "val", type=fraction_arg, default=0.1, help="validation fraction (0.1)")
+    add_flag(p, "test", type=fraction_arg, default=0.2, help="test fraction (0.2)")
+    add_flag(p, "epochs", type=int, default=5, help="passes over the training split (5)")
+    add_flag(p, "steps", type=int, default=0, help="total steps (0: use --epochs)")
+    add_flag(p, "batch_size", type=int, default=50, help="examples per batch (50)")
     p.add_argument("--validate-every", type=int, default=1, help="validate every N epochs")
-    p.add_argument("--optimizer", default="adam", help="sgd|adam|adamw|rmsprop|adagrad")
-    p.add_argument("--lr", type=float, default=1e-3)
+    add_flag(p, "optimizer", default="adam", help="sgd|adam|adamw|rmsprop|adagrad")
+    add_flag(p, "lr", type=float, default=1e-3, help="learning rate (0.001)")
     p.add_argument("--momentum", type=float, default=0.0)
     p.add_argument("--schedule", default="constant", help="constant|exponential|cosine")
     p.add_argument("--loss", default=None, help="loss name (default by preset/task)")
@@ -147,12 +174,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--loop", choices=LOOPS, default="fit")
     p.add_argument("--eager", action="store_true", help="custom loop without tf.function")
     p.add_argument("--mixed-precision", action="store_true")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", default="cpu", help="cpu | gpu:N | mirrored")
-    p.add_argument("--logical-devices", type=int, default=0)
-    p.add_argument("--runs-dir", default=None, help="runs root (default workspace/runs)")
-    p.add_argument("--ckpt-every", type=int, default=100)
-    p.add_argument("--keep", type=int, default=3)
-    p.add_argument("--resume", default=None, metavar="RUN_ID")
+    add_flag(p, "steps_per_second", type=float, default=None)
+    add_flag(p, "seed", type=int, default=0, help="random seed (0)")
+    add_flag(p, "device", default="cpu", help="cpu | gpu:N | mirrored")
+    p.add_argument("--logical-devices", type=int_range(0, 64), default=0, metavar="N",
+                   help="split the device into N logical devices (0: no split)")
+    add_flag(p, "runs_root", type=path_arg)
+    add_flag(p, "workspace", type=path_arg)
+    p.add_argument("--ckpt-every", type=int, default=100, metavar="N",
+                   help="checkpoint every N steps (100)")
+    add_flag(p, "keep", type=int, default=3, help="checkpoints to keep (3)")
+    p.add_argument("--resume", default=None, type=run_id_arg, metavar="RUN_ID",
+                   help="continue a stopped run from its latest checkpoint")
     p.add_argument("--quiet", action="store_true", help="only the JSON summary line")
     p.set_defaults(func=_train)

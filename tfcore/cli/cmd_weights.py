@@ -6,23 +6,33 @@ import argparse
 from pathlib import Path
 
 from tfcore.cli import print_json
+from tfcore.cli.inputs import path_problem, read_spec_file
+from tfcore.cli.vocabulary import command
+from tfcore.errors import WeightsError
+
+
+def _model(path: str):
+    """The model behind ``weights FILE``: a run folder, a spec JSON or a ``.keras`` file."""
+    from tfcore.weights import load_model_file, model_from_run
+
+    problem = path_problem(path)
+    if problem:
+        raise WeightsError(f"weights FILE: {problem}", key="cli.err.path",
+                           params={"problem": problem})
+    file = Path(path)
+    if file.is_dir():
+        return model_from_run(file).model
+    if file.suffix == ".json" and file.exists():
+        from tfcore.model import build_model
+
+        return build_model(read_spec_file(path, "model spec"))
+    return load_model_file(path)
 
 
 def _weights(args: argparse.Namespace) -> int:
-    from tfcore.weights import (
-        build_for_input,
-        is_deferred,
-        load_model_file,
-        parse_shape,
-        variable_table,
-    )
+    from tfcore.weights import build_for_input, is_deferred, parse_shape, variable_table
 
-    if Path(args.file).is_dir():
-        from tfcore.weights import model_from_run
-
-        model = model_from_run(Path(args.file)).model
-    else:
-        model = load_model_file(args.file)
+    model = _model(args.file)
     if args.input_shape:
         table = build_for_input(model, parse_shape(args.input_shape))
     else:
@@ -37,7 +47,9 @@ def _weights(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("weights", help="variable table of a spec, a .keras model or a run (JSON)")
+    p = command(sub, "weights", "variable table of a spec, a .keras model or a run (JSON)",
+                ["python -m tfcore weights cnn.json --no-stats",
+                 "python -m tfcore weights workspace/runs/RUN_ID"])
     p.add_argument("file", help="a model spec (.json), a saved model (.keras) or a run directory "
                                 "(latest checkpoint)")
     p.add_argument("--input-shape", default="",

@@ -5,7 +5,9 @@ Layout: ``<class>/<file>``, optionally under one top folder and optionally split
 before anything is read: no absolute paths, no ``..``, no links, at most
 ``MAX_FILES`` files and ``MAX_UNCOMPRESSED`` bytes. Images are decoded and resized with
 ``tf.io.decode_image`` / ``tf.image.resize`` in a tf.data pipeline; undecodable files are
-named in the error.
+named in the error. Before that, each member's declared size and compression ratio are
+checked (zip bombs) and each image's width x height is read from its header and checked
+against ``MAX_IMAGE_PIXELS`` (and all of them against ``MAX_TOTAL_PIXELS``).
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tfcore.data import limits
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, int_option
 from tfcore.errors import DatasetError
 
 MAX_FILES = 20_000
 MAX_UNCOMPRESSED = 1024**3
-MAX_ARRAY_BYTES = 2 * 1024**3
+MAX_ARRAY_BYTES = limits.MAX_ARRAY_BYTES
 IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 SPLIT_DIRS = {"train": "train", "training": "train", "validation": "val", "valid": "val",
               "val": "val", "test": "test", "testing": "test"}
@@ -45,10 +48,34 @@ def _limits(arg: str, count: int, total: int) -> None:
                            params={"path": arg, "count": count, "limit": MAX_FILES})
     if total > MAX_UNCOMPRESSED:
         raise DatasetError(
-            f"{arg!r} unpacks to {total / 1024**2:.1f} MB; the limit is "
-            f"{MAX_UNCOMPRESSED / 1024**2:.0f} MB.", key="data.err.too_big",
-            params={"name": arg, "mb": round(total / 1024**2, 1),
-                    "limit": MAX_UNCOMPRESSED // 1024**2})
+            f"{arg!r} unpacks to {limits.mb(total)} MB; the limit is "
+            f"{limits.limit_mb(MAX_UNCOMPRESSED)} MB.", key="data.err.too_big",
+            params={"name": arg, "mb": limits.mb(total),
+                    "limit": limits.limit_mb(MAX_UNCOMPRESSED)})
+
+
+class _Pixels:
+    """Header checks of the images kept so far; headers PIL cannot read are remembered
+    as broken (named together in one error)."""
+
+    def __init__(self, arg: str) -> None:
+        self.arg, self.total, self.broken = arg, 0, []
+
+    def keep(self, parts: tuple[str, ...], data: bytes) -> bytes:
+        size = limits.image_size(data)
+        if size is None:
+            self.broken.append("/".join(parts))
+        else:
+            self.total = limits.check_pixels(self.arg, "/".join(parts), size, self.total)
+        return data
+
+    def done(self) -> None:
+        if self.broken:
+            bad = self.broken
+            raise DatasetError(
+                f"{self.arg!r}: {len(bad)} image(s) cannot be decoded: {', '.join(bad[:5])}"
+                + (" ..." if len(bad) > 5 else ""), key="data.err.broken_images",
+                params={"path": self.arg, "count": len(bad), "files": ", ".join(bad[:5])})
 
 
 def _is_image(parts: tuple[str, ...]) -> bool:
@@ -74,17 +101,19 @@ def read_zip(arg: str, path: Path) -> dict[tuple[str, ...], bytes]:
                     or stat.S_ISLNK(mode)):
                 raise _unsafe(arg, name)
         _limits(arg, len(infos), sum(i.file_size for i in infos))
-        files = {}
+        limits.check_members(arg, infos, path.stat().st_size, MAX_UNCOMPRESSED)
+        files, pixels = {}, _Pixels(arg)
         for info in infos:
             parts = PurePosixPath(info.filename.replace("\\", "/")).parts
             if info.is_dir() or not parts or not _is_image(parts):
                 continue
             try:
-                files[parts] = archive.read(info)
+                files[parts] = pixels.keep(parts, archive.read(info))
             except (zipfile.BadZipFile, OSError, EOFError) as exc:
                 raise DatasetError(f"{arg!r}: member {info.filename!r} is damaged ({exc}).",
                                    key="data.err.zip_read",
                                    params={"path": arg, "error": str(exc)[:200]}) from exc
+    pixels.done()
     return files
 
 
@@ -98,11 +127,16 @@ def read_folder(arg: str, root: Path) -> dict[tuple[str, ...], bytes]:
                 raise _unsafe(arg, str(full.relative_to(root)))
         entries.extend(Path(folder) / n for n in names)
     _limits(arg, len(entries), sum(p.stat().st_size for p in entries))
-    files = {}
+    big = next((p for p in entries if p.stat().st_size > limits.MAX_MEMBER_BYTES), None)
+    if big is not None:
+        raise limits.too_big(f"{arg}/{big.relative_to(root).as_posix()}", big.stat().st_size,
+                             limits.MAX_MEMBER_BYTES)
+    files, pixels = {}, _Pixels(arg)
     for full in entries:
         parts = full.relative_to(root).parts
         if _is_image(parts):
-            files[parts] = full.read_bytes()
+            files[parts] = pixels.keep(parts, full.read_bytes())
+    pixels.done()
     return files
 
 
@@ -141,12 +175,13 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
     ds = tf.data.Dataset.from_tensor_slices((blobs, np.arange(len(blobs))))
 
     def decode(blob, index):
-        image = tf.io.decode_image(blob, channels=channels, expand_animations=False)
-        image = tf.image.resize(tf.image.convert_image_dtype(image, tf.float32),
-                                (size, size))
+        # resize the uint8 pixels (float32 output) so no full-size float copy is made
+        image = tf.io.decode_image(blob, channels=channels, expand_animations=False,
+                                   dtype=tf.uint8)
+        image = tf.image.resize(image, (size, size)) / 255.0
         return tf.clip_by_value(image, 0.0, 1.0), index
 
-    ds = ds.map(decode, num_parallel_calls=tf.data.AUTOTUNE)
+    ds = ds.map(decode, num_parallel_calls=min(4, os.cpu_count() or 1))
     ds = ds.ignore_errors().batch(256)
     out = np.zeros((len(blobs), size, size, channels), np.float32)
     seen = np.zeros(len(blobs), bool)
@@ -178,11 +213,8 @@ def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> 
     if path.is_dir():
         files = read_folder(arg, path)
     else:
-        from tfcore.data.limits import MAX_FILE_BYTES
-        from tfcore.data.limits import too_big as _too_big
-
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise _too_big(arg, path.stat().st_size, MAX_FILE_BYTES)
+        if path.stat().st_size > limits.MAX_FILE_BYTES:
+            raise limits.too_big(arg, path.stat().st_size, limits.MAX_FILE_BYTES)
         files = read_zip(arg, path)
     groups, files = _layout(arg, files)
     total = sum(len(v) for v in groups.values())

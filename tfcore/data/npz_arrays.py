@@ -2,14 +2,70 @@
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from tfcore.data.base import RawData
+from tfcore.data.limits import MAX_ARRAY_BYTES, check_members, limit_mb, mb
 from tfcore.errors import DatasetError
 
 PAIRS = (("x_train", "y_train"), ("x_val", "y_val"), ("x_test", "y_test"))
+
+
+def _header(arg: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[tuple, np.dtype]:
+    """Shape and dtype from one member's ``.npy`` header (reads a few hundred bytes)."""
+    try:
+        with archive.open(info) as handle:
+            version = np.lib.format.read_magic(handle)
+            reader = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                      else np.lib.format.read_array_header_2_0)
+            shape, _, dtype = reader(handle)
+    except Exception as exc:  # noqa: BLE001 - a member that is not an array is damage
+        raise DatasetError(f"Cannot read {arg!r} as NPZ: member {info.filename!r} is not a "
+                           f"NumPy array ({str(exc)[:120]}).", key="data.err.npz_read",
+                           params={"path": arg, "error": f"{info.filename}: not a NumPy array"}
+                           ) from exc
+    return tuple(shape), dtype
+
+
+def check_npz(arg: str, path: Path) -> None:
+    """Refuse an NPZ from its directory and array headers, before any array is read:
+    declared sizes and ratios (zip bombs), arrays whose float32 copies would exceed
+    ``MAX_ARRAY_BYTES``, headers that promise more data than the member holds.
+
+    Raises:
+        DatasetError: with the member, the value and the limit.
+    """
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DatasetError(f"Cannot read {arg!r} as NPZ: it is not an .npz (zip) archive.",
+                           key="data.err.npz_read",
+                           params={"path": arg, "error": "not an .npz archive"}) from exc
+    with archive:
+        infos = archive.infolist()
+        check_members(arg, infos, path.stat().st_size, MAX_ARRAY_BYTES // 2)
+        need = 0
+        for info in infos:
+            shape, dtype = _header(arg, archive, info)
+            count = int(np.prod(shape, dtype=object)) if shape else 1
+            if not dtype.hasobject and count * dtype.itemsize > info.file_size:
+                raise DatasetError(
+                    f"Cannot read {arg!r} as NPZ: member {info.filename!r} declares shape "
+                    f"{shape} but holds only {info.file_size:,} bytes.", key="data.err.npz_read",
+                    params={"path": arg, "error": f"{info.filename}: shape {shape} does not "
+                            "match its size"})
+            need += count * 4
+            if need > MAX_ARRAY_BYTES:
+                raise DatasetError(
+                    f"{arg!r}: array {info.filename!r} (shape {shape}) brings the float32 "
+                    f"arrays to {mb(need)} MB; the limit is {limit_mb(MAX_ARRAY_BYTES)} MB.",
+                    key="data.err.too_big",
+                    params={"name": f"{arg}: {info.filename}", "mb": mb(need),
+                            "limit": limit_mb(MAX_ARRAY_BYTES)})
 
 
 def _features(arg: str, key: str, x: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ import numpy as np
 
 from tfcore.data import sources as registry
 from tfcore.data.base import RawData
-from tfcore.data.limits import MAX_FILE_BYTES
+from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
 from tfcore.data.limits import too_big as _too_big
 from tfcore.data.options import bool_option, check_known, str_option
 from tfcore.errors import DatasetError, WorkspaceError
@@ -26,15 +26,17 @@ KINDS = {"csv": (".csv", ".txt"), "npz": (".npz",), "images": (".zip", "")}
 CSV_OPTIONS = ("target", "features", "task", "normalize")
 NPZ_OPTIONS = ("task",)
 TASKS = ("auto", "classification", "regression")
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_SAFE = re.compile(r"[^\w.-]+")          # \w keeps letters of every script (CJK too)
+_SUFFIXES = tuple(dict.fromkeys(s.lstrip(".") for exts in KINDS.values() for s in exts if s))
 
 
 def uploads_path(arg: str, workspace: Workspace | None = None) -> Path:
     """The confined path of an uploads entry.
 
     Raises:
-        DatasetError: the path leaves the uploads folder or does not exist.
+        DatasetError: the path is too long, leaves the uploads folder or does not exist.
     """
+    check_path_text(arg)
     ws = (workspace or default_workspace()).ensure()
     try:
         path = ws.confine(Path("uploads") / arg.strip()) if arg.strip() else None
@@ -46,33 +48,63 @@ def uploads_path(arg: str, workspace: Workspace | None = None) -> Path:
         raise DatasetError(f"Upload path {arg!r} leaves the uploads folder.",
                            key="data.err.upload_path", params={"path": arg})
     if not path.exists():
-        raise DatasetError(f"No uploaded file {arg!r} in {uploads}.",
+        raise DatasetError(f"No uploaded file {arg!r} in the workspace's uploads folder.",
                            key="data.err.upload_missing", params={"path": arg})
     return path
 
 
 def safe_filename(name: str) -> str:
-    """A plain file name (no folders, no odd characters) for a person's upload."""
-    base = Path(str(name).replace("\\", "/")).name
-    cleaned = _SAFE.sub("_", base).strip("._")
-    if not cleaned:
-        raise DatasetError(f"Cannot store a file named {name!r}.",
-                           key="data.err.upload_name", params={"name": name})
-    return cleaned
+    """A plain, readable file name for a person's upload: no folders, no control or odd
+    characters (letters of any script stay: ``训练数据.csv``), a known extension, a stem of at
+    most ``MAX_NAME_CHARS`` characters (``upload`` when nothing usable is left).
+
+    Raises:
+        DatasetError: ``data.err.upload_kind`` when the name has no known extension.
+    """
+    base = str(name).replace("\\", "/").replace("\x00", "_").rsplit("/", 1)[-1].strip()
+    stem, dot, suffix = base.rpartition(".")
+    suffix = suffix.lower()
+    if not dot or suffix not in _SUFFIXES:
+        shown = base[:60] + ("..." if len(base) > 60 else "")
+        raise DatasetError(
+            f"Cannot store {shown!r}: an upload needs one of the extensions "
+            f"{', '.join(_SUFFIXES)}.", key="data.err.upload_kind",
+            params={"name": shown, "allowed": ", ".join(_SUFFIXES)})
+    cleaned = _SAFE.sub("_", stem).strip("._-")[:MAX_NAME_CHARS].rstrip("._-")
+    return f"{cleaned or 'upload'}.{suffix}"
+
+
+def _free_name(folder: Path, name: str, data: bytes) -> str:
+    """``name`` if free or already holding these bytes, else ``stem-2.ext``, ``stem-3.ext``..."""
+    stem, _, suffix = name.rpartition(".")
+    for n in range(1, 10_000):
+        candidate = name if n == 1 else f"{stem}-{n}.{suffix}"
+        path = folder / candidate
+        if not path.exists():
+            return candidate
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return candidate
+    raise DatasetError(f"Too many uploads named {name!r}; delete some first.",
+                       key="data.err.upload_name", params={"name": name})
 
 
 def save_upload(data: bytes, filename: str, workspace: Workspace | None = None) -> str:
     """Write uploaded bytes into the uploads folder; return the stored file name.
 
+    A file is never replaced: the same bytes uploaded again keep their name, other bytes
+    whose sanitized name is taken get ``<stem>-2.<ext>`` (``-3``, ...).
+
     Raises:
-        DatasetError: too large or an unusable name.
+        DatasetError: too large, or a name without a known extension.
     """
     if len(data) > MAX_FILE_BYTES:
-        raise _too_big(filename, len(data), MAX_FILE_BYTES)
+        raise _too_big(str(filename)[:100], len(data), MAX_FILE_BYTES)
     ws = (workspace or default_workspace()).ensure()
-    name = safe_filename(filename)
+    name = _free_name(ws.uploads, safe_filename(filename), data)
     target = ws.confine(Path("uploads") / name)
-    tmp = target.with_name(target.name + ".part")
+    if target.exists():
+        return name
+    tmp = target.with_name(f".{target.name}.part")
     tmp.write_bytes(data)
     tmp.replace(target)
     return name
@@ -247,12 +279,9 @@ def load_npz(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
     check_known(name, options, NPZ_OPTIONS)
     path = uploads_path(arg)
     _check_file(path, arg)
-    import zipfile
+    from tfcore.data.npz_arrays import check_npz, npz_raw
 
-    if not zipfile.is_zipfile(path):
-        raise DatasetError(f"Cannot read {arg!r} as NPZ: it is not an .npz (zip) archive.",
-                           key="data.err.npz_read",
-                           params={"path": arg, "error": "not an .npz archive"})
+    check_npz(arg, path)
     try:
         with np.load(path, allow_pickle=False) as npz:
             arrays = {key: npz[key] for key in npz.files}
@@ -266,8 +295,6 @@ def load_npz(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
     except Exception as exc:  # zipfile.BadZipFile, OSError, EOFError ...
         raise DatasetError(f"Cannot read {arg!r} as NPZ: {exc}", key="data.err.npz_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
-    from tfcore.data.npz_arrays import npz_raw
-
     task = str_option(name, options, "task", "auto", TASKS)
     return npz_raw(arg, arrays, task, _labels)
 

@@ -87,6 +87,13 @@ def _open(ws: Workspace, relative: str) -> tuple[Path, Any]:
     if not path.is_file():
         raise ArraysError(f"No file {relative!r} in the workspace.",
                           key="foundations.err.array_missing", params={"path": relative})
+    with open(path, "rb") as handle:
+        magic = handle.read(6)
+    if magic != b"\x93NUMPY" and magic[:4] not in (b"PK\x03\x04", b"PK\x05\x06"):
+        # np.load would try pickle on anything else and call garbage "pickled data"
+        raise ArraysError(f"{relative} is not a NumPy file (.npy or .npz): it does not start "
+                          "with the NumPy or zip signature.",
+                          key="foundations.err.array_format", params={"path": relative})
     try:
         return path, np.load(path, allow_pickle=False)
     except ValueError as exc:

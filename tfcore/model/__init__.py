@@ -16,7 +16,7 @@ from tfcore.model.initializers import (
     make_initializer,
     zeroed_uniform_class,
 )
-from tfcore.model.keras_import import import_keras
+from tfcore.model.keras_import import check_keras_file, import_keras
 from tfcore.model.params import (
     BOOL,
     CHOICE,
@@ -43,12 +43,14 @@ from tfcore.model.spec import (
 )
 from tfcore.model.spec_ops import scratch_spec
 from tfcore.model.summary import ModelSummary, deferred_demo, summarize
+from tfcore.model.validate import Validation, check_values, validate
 
 __all__ = [
-    "BOOL", "build_model", "CATEGORIES", "CHOICE", "deferred_demo", "DTYPES", "FLOAT", "from_dict",
-    "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type", "import_keras", "INIT",
+    "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
+    "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
+    "import_keras", "INIT",
     "initializer_names", "INITIALIZERS", "InputSpec", "INT", "KINDS", "layer_types", "LayerSpec",
     "make_initializer", "ModelSpec", "ModelSummary", "ParamSpec", "preset_names", "preset_title",
     "REG", "REGULARIZERS", "scratch_spec", "SEQUENTIAL", "SHAPE", "SIZE", "spec_ops", "store",
-    "STYLES", "summarize", "zeroed_uniform_class",
+    "STYLES", "summarize", "validate", "Validation", "zeroed_uniform_class",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
+import math
 import re
 from typing import Any, Callable
 
@@ -27,16 +28,24 @@ def _value(kind: str, value: Any) -> str:
         from tfcore.model.initializers import INITIALIZERS
         init = INITIALIZERS[value["name"]]
         params = value.get("params") or {}
-        args = ", ".join(f"{k}={float(v)!r}" for k, v in params.items())
+        args = ", ".join(f"{k}={_number(v)}" for k, v in params.items() if k.isidentifier())
         return f"keras.initializers.{init.keras_class}({args})"
     if kind == REG and isinstance(value, dict):
         factor = float(value.get("factor", 0.01))
         cls = {"l1": "L1", "l2": "L2", "l1_l2": "L1L2"}[value["name"]]
-        args = f"{factor!r}, {factor!r}" if cls == "L1L2" else repr(factor)
+        args = f"{_number(factor)}, {_number(factor)}" if cls == "L1L2" else _number(factor)
         return f"keras.regularizers.{cls}({args})"
     if isinstance(value, list):
         return repr(tuple(value))
+    if isinstance(value, float):
+        return _number(value)
     return repr(value)
+
+
+def _number(value: Any) -> str:
+    """A float literal; ``float('inf')`` / ``float('nan')`` where repr would be a bare name."""
+    number = float(value)
+    return repr(number) if math.isfinite(number) else f"float({str(number)!r})"
 
 
 def _shape(shape: Any) -> str:
@@ -74,7 +83,7 @@ class _Names:
     def __call__(self, name: str, suffix: str = "") -> str:
         key = name + "\0" + suffix
         if key not in self.map:
-            base = re.sub(r"\W", "_", name) + suffix
+            base = re.sub(r"[^A-Za-z0-9_]", "_", name) + suffix
             base = base if base and not base[0].isdigit() else f"layer_{base}"
             if keyword.iskeyword(base):
                 base += "_"
@@ -89,17 +98,14 @@ class _Names:
 def _order(spec: ModelSpec) -> list[LayerSpec]:
     if spec.kind == SEQUENTIAL:
         return list(spec.layers)
-    done, order, pending = {i.name for i in spec.inputs}, [], list(spec.layers)
-    while pending:
-        ready = [e for e in pending if all(n in done for n in e.inputs)]
-        if not ready:
-            raise SpecError("The graph has a cycle or a missing input; fix the spec first.",
-                            key="spec.codegen_graph")
-        for entry in ready:
-            order.append(entry)
-            done.add(entry.name)
-            pending.remove(entry)
-    return order
+    from tfcore.model.validate import topological
+
+    by_name = {e.name: e for e in spec.layers}
+    order = topological([i.name for i in spec.inputs], list(spec.layers))
+    if len(order) != len(spec.layers):
+        raise SpecError("The graph has a cycle or a missing input; fix the spec first.",
+                        key="spec.codegen_graph")
+    return [by_name[name] for name in order]
 
 
 def _sources(spec: ModelSpec) -> dict[str, list[str]]:
@@ -203,9 +209,11 @@ def _functional(spec: ModelSpec, shapes: dict) -> list[str]:
 
 
 def _class_name(name: str) -> str:
-    words = re.split(r"\W|_", name)
-    title = "".join(w[:1].upper() + w[1:] for w in words if w) or "Model"
-    return title if not title[0].isdigit() else f"Model{title}"
+    """A Python class name from the model name: ASCII letters and digits only."""
+    words = re.split(r"[^A-Za-z0-9]+", name)
+    title = "".join(w[:1].upper() + w[1:] for w in words if w)[:64] or "Model"
+    title = title if not title[0].isdigit() else f"Model{title}"
+    return title if title.isidentifier() and not keyword.iskeyword(title) else "Model"
 
 
 def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
@@ -216,8 +224,9 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
 
     cls = _class_name(spec.name)
     cls = cls + "Model" if cls in CUSTOM_LAYERS or cls in {"Sequential", "Model"} else cls
-    init = [f"class {cls}(keras.Model):", f'{_INDENT}"""{spec.name}, written as a Model '
-            'subclass."""', "", f"{_INDENT}def __init__(self, **kwargs):",
+    init = [f"class {cls}(keras.Model):",
+            f"{_INDENT}{_docstring(f'{spec.name}, written as a Model subclass.')}", "",
+            f"{_INDENT}def __init__(self, **kwargs):",
             f"{_INDENT * 2}super().__init__(**kwargs)"]
     init += [_INDENT * 2 + line for line in _definitions(spec, names, "self.", shapes)]
     call = [f"{_INDENT}def call(self, inputs):"]
@@ -251,6 +260,12 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
     return init + [""] + call, body + ["return model"]
 
 
+def _docstring(text: str) -> str:
+    """A docstring literal for any text: ``repr`` escapes quotes, backslashes and line
+    breaks, so a model name can never end the string early and add statements."""
+    return repr(text)
+
+
 _STYLE_FUNCS: dict[str, Callable] = {"sequential": _sequential, "functional": _functional}
 
 
@@ -269,7 +284,7 @@ def generate(spec: ModelSpec, style: str = "functional") -> str:
     shapes = {k: v for k, v in check(spec).shapes.items()}
     inbound = _sources(spec)
     shapes = {name: shapes.get(src[0]) if src else None for name, src in inbound.items()}
-    header = [f'"""Model {spec.name!r}, generated by TF Lab ({style} style)."""', "",
+    header = [_docstring(f"Model {spec.name!r}, generated by TF Lab ({style} style)."), "",
               "import keras", "", ""]
     custom = _custom_classes(spec)
     classes: list[str] = []

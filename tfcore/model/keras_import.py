@@ -189,16 +189,102 @@ def model_to_spec(model: Any) -> ModelSpec:
                     key="spec.import_subclass", params={"type": type(model).__name__})
 
 
-def load_keras_file(path: str | Path) -> Any:
-    """Load a ``.keras`` file with ``safe_mode=True`` (no code from the file runs).
+MAX_KERAS_CONFIG = 16 * 1024**2     # config.json inside a .keras archive
+MAX_KERAS_BYTES = 4 * 1024**3       # declared size of all members together
+
+
+def _foreign_class(config: Any) -> str | None:
+    """The first class in a ``.keras`` config that neither Keras nor TF Lab provides
+    (walked without recursion)."""
+    import keras
+
+    stack = [config]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Mapping):
+            cls, module, registered = (value.get("class_name"), value.get("module"),
+                                       value.get("registered_name"))
+            builtin = isinstance(module, str) and module.split(".")[0] == "keras"
+            if isinstance(cls, str) and not builtin and ("module" in value
+                                                         or "registered_name" in value):
+                if isinstance(registered, str) and registered:
+                    if keras.saving.get_registered_object(registered) is None:
+                        return registered
+                elif isinstance(module, str) and not module.startswith("keras"):
+                    return f"{module}.{cls}"
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+    return None
+
+
+def check_keras_file(path: str | Path, shown: str | None = None) -> None:
+    """Look inside a ``.keras`` archive before Keras does: that it is a zip with a
+    ``config.json``, that its declared sizes are sane, and that every class it names is
+    known. Messages name the file as ``shown`` (never the server's absolute path).
 
     Raises:
-        SpecError: unsafe content (a Lambda layer), unknown classes, or not a model file.
+        SpecError: ``spec.import_not_keras``, ``spec.import_too_big`` or
+            ``spec.import_custom_class`` (naming the class).
     """
-    import keras
+    import json
+    import zipfile
+
+    from tfcore.model.initializers import zeroed_uniform_class
+    from tfcore.model.limits import check_json_text
 
     import tfcore.model.layers  # noqa: F401 - registers the tutorials' layers
 
+    zeroed_uniform_class()
+    name = shown or Path(path).name
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = {i.filename: i for i in archive.infolist()}
+            total = sum(i.file_size for i in infos.values())
+            config_info = infos.get("config.json")
+            if config_info is None:
+                raise zipfile.BadZipFile("no config.json inside")
+            if total > MAX_KERAS_BYTES or config_info.file_size > MAX_KERAS_CONFIG:
+                raise SpecError(
+                    f"{name} unpacks to {total:,} bytes (config {config_info.file_size:,}); "
+                    f"the limit is {MAX_KERAS_BYTES:,}.", key="spec.import_too_big",
+                    params={"name": name, "size": f"{total:,}",
+                            "limit": f"{MAX_KERAS_BYTES:,}"})
+            text = archive.read(config_info).decode("utf-8", errors="replace")
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError) as exc:
+        raise SpecError(
+            f"{name} is not a readable .keras model (a .keras file is a zip archive holding "
+            f"config.json); it may be damaged or truncated.", key="spec.import_not_keras",
+            params={"name": name}) from exc
+    check_json_text(text)
+    try:
+        config = json.loads(text)
+    except ValueError as exc:
+        raise SpecError(f"{name}: its config.json is not valid JSON; the file is damaged.",
+                        key="spec.import_not_keras", params={"name": name}) from exc
+    foreign = _foreign_class(config)
+    if foreign:
+        raise SpecError(
+            f"{name} uses the class {foreign}, which is neither part of Keras nor one of TF "
+            "Lab's layers, so it cannot be loaded (no code from a file is run).",
+            key="spec.import_custom_class", params={"name": name, "cls": foreign})
+
+
+def load_keras_file(path: str | Path, shown: str | None = None) -> Any:
+    """Load a ``.keras`` file with ``safe_mode=True`` (no code from the file runs).
+
+    Args:
+        shown: how messages name the file (default: its base name).
+
+    Raises:
+        SpecError: not a .keras archive, unsafe content (a Lambda layer), a class neither
+            Keras nor TF Lab provides (named), or another failure (its first line, with
+            the file's location replaced by ``shown``).
+    """
+    import keras
+
+    check_keras_file(path, shown)
+    name = shown or Path(path).name
     try:
         return keras.saving.load_model(str(path), safe_mode=True, compile=False)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a message a person reads
@@ -207,10 +293,12 @@ def load_keras_file(path: str | Path) -> Any:
             raise SpecError("The file was refused: it contains code (a Lambda layer), which "
                             "safe mode does not run.", key="spec.import_unsafe") from exc
         first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
-        raise SpecError(f"The file cannot be read as a Keras model: {first[:300]}",
-                        key="spec.import_failed", params={"message": first[:300]}) from exc
+        first = first.replace(str(Path(path).resolve()), name).replace(str(path), name)[:300]
+        raise SpecError(f"The file cannot be read as a Keras model: {first}",
+                        key="spec.import_failed", params={"message": first}) from exc
 
 
-def import_keras(path: str | Path) -> ModelSpec:
-    """Load a ``.keras`` file safely and turn it into a spec."""
-    return model_to_spec(load_keras_file(path))
+def import_keras(path: str | Path, shown: str | None = None) -> ModelSpec:
+    """Load a ``.keras`` file safely and turn it into a spec (``shown`` names the file in
+    messages, e.g. the name it was uploaded as)."""
+    return model_to_spec(load_keras_file(path, shown))

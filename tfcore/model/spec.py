@@ -217,6 +217,9 @@ def from_dict(data: Any) -> ModelSpec:
         raise SpecError("A model spec must be a JSON object.", key="spec.not_object",
                         details=[Problem("spec", "", type(data).__name__,
                                          "A model spec must be a JSON object.")])
+    from tfcore.model.limits import check_data
+
+    check_data(data)
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         problems.append(Problem("spec", "format", fmt, f"Only format {FORMAT} is known."))
@@ -255,11 +258,19 @@ def from_json(text: str) -> ModelSpec:
     """Parse a spec from JSON text.
 
     Raises:
-        SpecError: the text is not JSON, or the document is not a valid spec.
+        SpecError: the text is not JSON, is too long or nested too deep, or the document
+            is not a valid spec.
     """
+    from tfcore.model.limits import check_json_text
+
+    check_json_text(text)
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
+        if isinstance(exc, RecursionError):
+            raise SpecError("The JSON is nested too deep.", key="spec.too_deep",
+                            params={"depth": "?", "limit": 64, "line": "-", "col": "-"}) from None
+
         raise SpecError(f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
                         key="spec.bad_json",
                         params={"msg": exc.msg, "line": exc.lineno, "col": exc.colno}) from exc

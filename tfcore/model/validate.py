@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from tfcore.errors import SpecError
 from tfcore.model.catalog import full_config, get_type, type_names
+from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
 from tfcore.model.shapes import ShapeIssue, infer
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, LayerSpec, ModelSpec, Problem
 
@@ -48,7 +49,19 @@ def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: 
     out.append(Problem(location, fld, value, text, key, params))
 
 
+MAX_MODEL_NAME = 100
+
+
+def _check_model_name(name: str, out: list[Problem]) -> None:
+    bad = [c for c in name if c == "/" or not c.isprintable()]
+    if len(name) > MAX_MODEL_NAME or bad:
+        _p(out, "spec", "name", name if len(name) <= 200 else name[:200] + "...",
+           f"A model name has at most {MAX_MODEL_NAME} characters, no '/' and no control "
+           "characters.", "spec.problem.model_name", limit=MAX_MODEL_NAME)
+
+
 def _check_names(spec: ModelSpec, out: list[Problem]) -> None:
+    _check_model_name(spec.name, out)
     seen: set[str] = set()
     names = [i.name for i in spec.inputs] + [e.name for e in spec.all_layers()]
     for name in names:
@@ -70,7 +83,7 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
            "spec.problem.unknown_type")
         return
     if entry.shares:
-        owner = next((e for e in spec.all_layers() if e.name == entry.shares), None)
+        owner = _by_name(spec).get(entry.shares)
         if owner is None or owner.shares:
             _p(out, loc, "shares", entry.shares, "Share a layer defined in this model that "
                "does not itself share another.", "spec.problem.shares")
@@ -139,17 +152,9 @@ def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
             _p(out, "spec", "outputs", name, "An output must name a layer of the model.",
                "spec.problem.bad_output")
     # Topological order; what is left is in a cycle or depends on something missing.
-    done = {i.name for i in spec.inputs}
-    order: list[str] = []
-    pending = [e for e in spec.layers if e.inputs]
-    progress = True
-    while pending and progress:
-        ready = [e for e in pending if all(n in done for n in e.inputs)]
-        progress = bool(ready)
-        for entry in ready:
-            done.add(entry.name)
-            order.append(entry.name)
-            pending.remove(entry)
+    order = topological([i.name for i in spec.inputs], [e for e in spec.layers if e.inputs])
+    placed = set(order)
+    pending = [e for e in spec.layers if e.inputs and e.name not in placed]
     for entry in pending:
         stuck = all(n in known for n in entry.inputs)
         if stuck:
@@ -169,9 +174,68 @@ def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
     return order
 
 
+def topological(sources: list[str], entries: list[LayerSpec]) -> list[str]:
+    """Names of ``entries`` in an order where each comes after all its inputs (Kahn's
+    algorithm, linear in the edges; among ready layers the spec's order is kept). Entries in
+    a cycle or fed by an unknown name are left out."""
+    import heapq
+
+    position = {e.name: n for n, e in enumerate(entries)}
+    waiting = {e.name: len(set(e.inputs)) for e in entries}
+    users: dict[str, list[str]] = {}
+    for entry in entries:
+        for name in set(entry.inputs):
+            users.setdefault(name, []).append(entry.name)
+    ready: list[tuple[int, str]] = []
+
+    def release(name: str) -> None:
+        for user in users.get(name, ()):
+            waiting[user] -= 1
+            if waiting[user] == 0:
+                heapq.heappush(ready, (position[user], user))
+
+    for name in dict.fromkeys(sources):
+        release(name)
+    order: list[str] = []
+    done: set[str] = set()
+    while ready:
+        _, name = heapq.heappop(ready)
+        if name not in done:
+            done.add(name)
+            order.append(name)
+            release(name)
+    return order
+
+
+def _by_name(spec: ModelSpec) -> dict[str, LayerSpec]:
+    """Every entry by name (nested too); computed once per spec object."""
+    cached = _INDEX.get(id(spec))
+    if cached is None or cached[0] is not spec:
+        cached = (spec, {e.name: e for e in spec.all_layers()})
+        _INDEX.clear()
+        _INDEX[id(spec)] = cached
+    return cached[1]
+
+
+_INDEX: dict[int, tuple[ModelSpec, dict[str, LayerSpec]]] = {}
+
+
+def _check_elements(spec: ModelSpec, shapes: Mapping[str, Any], out: list[Problem]) -> None:
+    """Refuse inputs and layer outputs with more than MAX_EXAMPLE_ELEMENTS per example."""
+    for name, shape in shapes.items():
+        count = elements(shape)
+        if count is not None and count > MAX_EXAMPLE_ELEMENTS:
+            where = "shape" if name in {i.name for i in spec.inputs} else "output"
+            _p(out, name, where, list(shape), f"One example would hold {count:,} numbers; "
+               f"the limit is {MAX_EXAMPLE_ELEMENTS:,} per example. Use a smaller shape.",
+               "spec.problem.too_many_elements", count=f"{count:,}",
+               limit=f"{MAX_EXAMPLE_ELEMENTS:,}")
+            return
+
+
 def _infer_entry(entry: LayerSpec, spec: ModelSpec, shapes: list, out_params: dict) -> Any:
     """Infer one application; a Block infers its children in order."""
-    source = entry if not entry.shares else spec.layer(entry.shares)
+    source = entry if not entry.shares else _by_name(spec).get(entry.shares, entry)
     if source.layers:
         shape = shapes[0]
         for child in source.layers:
@@ -200,6 +264,7 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
     order = {e.name: n for n, e in enumerate(spec.all_layers())}
     for entry in spec.layers:
         _check_entry(entry, spec, order, True, out)
+    _check_elements(spec, {i.name: tuple(i.shape) for i in spec.inputs}, out)
     bad = {p.location for p in out}
     shapes: dict[str, Any] = {i.name: None if i.name in bad else tuple(i.shape)
                               for i in spec.inputs}
@@ -227,6 +292,8 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
             shapes[entry.name] = None
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             shapes[entry.name] = None
+    if not out:
+        _check_elements(spec, shapes, out)
     total = sum(v for v in params.values() if v)
     if total > limit:
         biggest = max(params, key=lambda n: params[n] or 0)
@@ -248,3 +315,25 @@ def check(spec: ModelSpec, param_limit: int | None = None) -> Validation:
                         key="spec.invalid", params={"count": len(result.problems)},
                         details=list(result.problems))
     return result
+
+
+def check_values(spec: ModelSpec) -> None:
+    """Refuse a spec whose parameter values do not fit their fields (``"units": "four"``),
+    before it reaches forms that could only show a default instead.
+
+    Raises:
+        SpecError: ``details`` lists each located value problem.
+    """
+    out: list[Problem] = []
+    order = {e.name: n for n, e in enumerate(spec.all_layers())}
+    for entry in spec.layers:
+        _check_entry(entry, spec, order, True, out)
+    values = [p for p in out if p.key == "spec.problem.value"]
+    if values:
+        first = values[0]
+        allowed = str(first.params.get("allowed", first.allowed))
+        raise SpecError(f"{first.where}: {first.value!r} does not fit this field; use "
+                        f"{allowed}.", key="spec.bad_values",
+                        params={"count": len(values), "where": first.where,
+                                "value": repr(first.value), "allowed": allowed},
+                        details=values)

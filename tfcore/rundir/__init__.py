@@ -1,31 +1,38 @@
 """The run directory: the only contract between a training worker (writer) and the dashboard
-(readers), as TensorBoard's logdir is. Paths, states, status and metrics files.
+(readers), as TensorBoard's logdir is. Paths, states, the schema of every run file, status
+and metrics files, and the stat-keyed caches that make re-reading unchanged runs free.
 
 Code outside this package imports only the names below (``__all__``).
 """
 
 from __future__ import annotations
 
+from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
+from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
+from tfcore.rundir.schema import META_FIELDS, META_JSON, RunProblem, check_object
 from tfcore.rundir.store import (
     ACTIVE_STATES,
+    DAMAGED,
     FAILED,
     FINAL_STATES,
     FINISHED,
     INTERRUPTED,
     QUEUED,
     RUNNING,
+    STATES,
     STOPPED,
     STOPPING,
-    MetricsWriter,
     RunPaths,
     RunRecord,
+    RunStatus,
     RunStore,
     RunWriter,
-    read_metrics,
 )
 
 __all__ = [
-    "ACTIVE_STATES", "FAILED", "FINAL_STATES", "FINISHED", "INTERRUPTED", "MetricsWriter",
-    "QUEUED", "read_metrics", "RUNNING", "RunPaths", "RunRecord", "RunStore", "RunWriter",
-    "STOPPED", "STOPPING",
+    "ACTIVE_STATES", "cached_file", "check_object", "DAMAGED", "DIGESTS", "FAILED",
+    "file_stamp", "FINAL_STATES", "FINISHED", "INTERRUPTED", "META_FIELDS", "META_JSON",
+    "MetricsChunk", "MetricsWriter", "QUEUED", "read_metrics", "RUNNING", "RunPaths",
+    "RunProblem", "RunRecord", "RunStatus", "RunStore", "RunWriter", "STATES", "STOPPED",
+    "STOPPING",
 ]

@@ -9,18 +9,22 @@ Layout of ``<runs root>/<run id>/``::
     tb/             tf.summary event files
     model.keras     the final model
     log.txt         the worker's own output
+    meta.json       a person's display name and tags (written by the reader side)
     stop.request    written by a reader to ask the worker to stop (the one exception
                     to "readers never write")
 
 JSON files are replaced atomically; ``metrics.jsonl`` readers tolerate a torn last line
-and read only what is new since an offset.
+and read only what is new since an offset. Readers check every file against its schema
+(``schema.py``): a damaged file marks its run damaged, with located problems, and nothing
+else. Parsed files are cached on their stat (``cache.py``), so listing unchanged runs
+reads no file.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
+import stat
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -29,21 +33,39 @@ from typing import Any, Mapping
 
 from tfcore.errors import RunError
 from tfcore.jsonio import _json_default, atomic_write_json, now_iso, read_json  # noqa: F401
+from tfcore.rundir.cache import cached_file, cached_listing, file_stamp
+from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics  # noqa: F401
+from tfcore.rundir.schema import (  # noqa: F401 - the states are part of this module's face
+    DAMAGED,
+    FAILED,
+    FINISHED,
+    INTERRUPTED,
+    META_FIELDS,
+    META_JSON,
+    METRICS_JSONL,
+    QUEUED,
+    RUN_FIELDS,
+    RUN_JSON,
+    RUNNING,
+    STATES,
+    STATUS_FIELDS,
+    STATUS_JSON,
+    STOPPED,
+    STOPPING,
+    RunProblem,
+    check_object,
+    load_json_file,
+)
 
-RUN_JSON = "run.json"
-STATUS_JSON = "status.json"
-METRICS_JSONL = "metrics.jsonl"
 CKPT_DIR = "ckpt"
 TB_DIR = "tb"
 MODEL_FILE = "model.keras"
 LOG_FILE = "log.txt"
 STOP_REQUEST = "stop.request"
 
-QUEUED, RUNNING, STOPPING = "queued", "running", "stopping"
-FINISHED, FAILED, STOPPED, INTERRUPTED = "finished", "failed", "stopped", "interrupted"
-STATES = (QUEUED, RUNNING, STOPPING, FINISHED, FAILED, STOPPED, INTERRUPTED)
 ACTIVE_STATES = frozenset({QUEUED, RUNNING, STOPPING})
-FINAL_STATES = frozenset({FINISHED, FAILED, STOPPED, INTERRUPTED})
+# states a run leaves only when someone acts (a damaged status never heals by itself)
+FINAL_STATES = frozenset({FINISHED, FAILED, STOPPED, INTERRUPTED, DAMAGED})
 
 
 @dataclass(frozen=True)
@@ -88,79 +110,22 @@ class RunPaths:
     def stop_request(self) -> Path:
         return self.root / STOP_REQUEST
 
+    @property
+    def meta(self) -> Path:
+        return self.root / META_JSON
+
 
 def new_run_id(prefix: str = "run") -> str:
     """A sortable, unique run id such as ``run-20261130-192600-a1b2``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in prefix)[:40] or "run"
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in prefix)[:40]
+    safe = safe.lstrip("-") or "run"   # a run id never starts with "-" (it would read as a flag)
     return f"{safe}-{stamp}-{secrets.token_hex(2)}"
-
-
-class MetricsWriter:
-    """Append-only writer of ``metrics.jsonl``: one whole line per ``write`` call."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = open(self.path, "a", encoding="utf-8")
-
-    def append(self, record: Mapping[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, default=_json_default) + "\n"
-        self._handle.write(line)
-        self._handle.flush()
-
-    def close(self) -> None:
-        if not self._handle.closed:
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
-            self._handle.close()
-
-    def __enter__(self) -> "MetricsWriter":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-@dataclass(frozen=True)
-class MetricsChunk:
-    """Records read from ``metrics.jsonl`` and the byte offset to continue from."""
-
-    records: tuple[dict, ...]
-    offset: int
-
-
-def read_metrics(path: Path, offset: int = 0) -> MetricsChunk:
-    """Read complete lines written after ``offset``; a torn last line is left for later.
-
-    Lines that are complete but not valid JSON are skipped (never raised).
-    """
-    path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(offset)
-            data = handle.read()
-    except FileNotFoundError:
-        return MetricsChunk(records=(), offset=offset)
-    end = data.rfind(b"\n")
-    if end < 0:
-        return MetricsChunk(records=(), offset=offset)
-    records = []
-    for raw in data[: end + 1].splitlines():
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-        if isinstance(value, dict):
-            records.append(value)
-    return MetricsChunk(records=tuple(records), offset=offset + end + 1)
 
 
 @dataclass(frozen=True)
 class RunStatus:
-    """The parsed ``status.json`` of a run."""
+    """The parsed, checked ``status.json`` of a run (bad fields fell back to defaults)."""
 
     state: str
     step: int = 0
@@ -172,39 +137,54 @@ class RunStatus:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> "RunStatus":
-        data = dict(data or {})
-        known = {k: data.pop(k, None) for k in ("state", "step", "epoch", "heartbeat",
-                                                 "pid", "message", "traceback")}
-        return cls(
-            state=known["state"] or INTERRUPTED,
-            step=int(known["step"] or 0),
-            epoch=int(known["epoch"] or 0),
-            heartbeat=known["heartbeat"],
-            pid=known["pid"],
-            message=known["message"],
-            traceback=known["traceback"],
-            extra=data,
-        )
+    def from_dict(cls, data: Any) -> "RunStatus":
+        """Any value (a damaged file too): fields that break the schema are left out; a
+        status without a usable state is ``damaged``."""
+        return parse_status(data)[0]
+
+
+def parse_status(data: Any) -> tuple[RunStatus, tuple[RunProblem, ...]]:
+    """A :class:`RunStatus` and the problems of a parsed ``status.json`` value."""
+    clean, problems = check_object(data, STATUS_FIELDS, STATUS_JSON)
+    clean = dict(clean or {})
+    known = {k: clean.pop(k, None) for k in ("state", "step", "epoch", "heartbeat",
+                                             "pid", "message", "traceback")}
+    status = RunStatus(state=known["state"] or DAMAGED, step=known["step"] or 0,
+                       epoch=known["epoch"] or 0, heartbeat=known["heartbeat"],
+                       pid=known["pid"], message=known["message"],
+                       traceback=known["traceback"], extra=clean)
+    return status, problems
 
 
 @dataclass(frozen=True)
 class RunRecord:
-    """One run as a reader sees it: request, status and where it lives."""
+    """One run as a reader sees it: request, status, a person's meta and where it lives.
+
+    ``problems`` locates every damaged field or file (``status.json: step: 'abc' is not
+    an integer``); a damaged field falls back to its default, so the rest stays usable.
+    Treat the mappings as read-only: records are shared by a process-wide cache.
+    """
 
     run_id: str
     paths: RunPaths
     request: Mapping[str, Any]
     status: RunStatus
-    problems: tuple[str, ...] = ()
+    problems: tuple[RunProblem, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
 
     @property
     def name(self) -> str:
-        return str(self.request.get("name") or self.run_id)
+        """The display name: a person's name for it (meta.json), else the requested one."""
+        return str(self.meta.get("name") or self.request.get("name") or self.run_id)
 
     @property
     def created(self) -> str | None:
         return self.request.get("created")
+
+    @property
+    def damaged(self) -> bool:
+        return bool(self.problems)
 
 
 class RunWriter:
@@ -212,7 +192,8 @@ class RunWriter:
 
     def __init__(self, paths: RunPaths) -> None:
         self.paths = paths
-        self._status: dict[str, Any] = read_json(paths.status_json, default={}) or {}
+        current, _ = load_json_file(paths.status_json)     # damaged: start afresh
+        self._status: dict[str, Any] = current if isinstance(current, dict) else {}
 
     @classmethod
     def create(cls, runs_root: Path, request: Mapping[str, Any],
@@ -253,9 +234,64 @@ class RunWriter:
         return self.paths.stop_request.exists()
 
 
+def _load_checked(path: Path, fields: tuple, optional: bool = False
+                  ) -> tuple[dict | None, tuple[RunProblem, ...]]:
+    value, problem = load_json_file(path)
+    if problem is not None:
+        missing = problem.reason == "missing"
+        return ({} if optional and missing else None), (() if optional and missing
+                                                         else (problem,))
+    return check_object(value, fields, path.name)
+
+
+def _load_run(path: Path) -> tuple[dict | None, tuple[RunProblem, ...], float]:
+    """``run.json`` checked, and when the run was created (seconds): ``created`` or else
+    the file's own time. The file is never rewritten, so its time orders runs created
+    within the same second."""
+    request, problems = _load_checked(path, RUN_FIELDS)
+    stamp = file_stamp(path)
+    mtime = stamp[2] / 1e9 if stamp else 0.0
+    created = _timestamp((request or {}).get("created"))
+    return request, problems, (created + (mtime % 1) if created is not None else mtime)
+
+
+def _timestamp(text: Any) -> float | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.timestamp()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _load_status(path: Path) -> tuple[RunStatus, tuple[RunProblem, ...]]:
+    value, problem = load_json_file(path)
+    status, problems = parse_status(value)
+    return status, ((problem,) if problem else problems)
+
+
+def _load_meta(path: Path) -> tuple[dict | None, tuple[RunProblem, ...]]:
+    return _load_checked(path, META_FIELDS, optional=True)
+
+
+def _run_folders(root: Path) -> list[str]:
+    try:
+        return sorted(p.name for p in root.iterdir()
+                      if not p.name.startswith(".") and p.is_dir())
+    except OSError:
+        return []
+
+
 class RunStore:
     """The readers' side: list and read runs under a runs root. Never writes a run
-    (except :meth:`request_stop`)."""
+    (except :meth:`request_stop`).
+
+    Reading is cached per process on each file's stat (see ``cache.py``): listing 100
+    unchanged runs stats their files and parses none.
+    """
 
     def __init__(self, runs_root: Path) -> None:
         self.root = Path(runs_root)
@@ -267,31 +303,45 @@ class RunStore:
         return RunPaths(self.root / run_id)
 
     def run_ids(self) -> list[str]:
-        if not self.root.is_dir():
-            return []
-        return sorted((p.name for p in self.root.iterdir()
-                       if p.is_dir() and not p.name.startswith(".")), reverse=True)
+        """Every run id, newest first (by creation time)."""
+        return [record.run_id for record in self.list()]
 
     def get(self, run_id: str) -> RunRecord:
-        """Read one run; a damaged run is returned with its problems listed."""
+        """Read one run; a damaged run is returned with its problems listed.
+
+        Raises:
+            RunError: an invalid run id, or no such run folder.
+        """
         paths = self.paths(run_id)
-        if not paths.root.is_dir():
+        try:
+            folder = os.stat(paths.root)
+        except OSError:
+            folder = None
+        if folder is None or not stat.S_ISDIR(folder.st_mode):
             raise RunError(f"Run {run_id!r} does not exist in {self.root}.",
                            key="errors.run_missing", params={"run": run_id})
-        problems = []
-        request = read_json(paths.run_json)
-        if not isinstance(request, dict):
-            problems.append("run.json is missing or unreadable")
-            request = {}
-        status_data = read_json(paths.status_json)
-        if not isinstance(status_data, dict):
-            problems.append("status.json is missing or unreadable")
-        return RunRecord(run_id=run_id, paths=paths, request=request,
-                         status=RunStatus.from_dict(status_data), problems=tuple(problems))
+        request, run_problems, created_at = cached_file(paths.run_json, _load_run)
+        created_at = created_at or folder.st_mtime      # no run.json: the folder's time
+        status, status_problems = cached_file(paths.status_json, _load_status)
+        meta, meta_problems = cached_file(paths.meta, _load_meta)
+        return RunRecord(run_id=run_id, paths=paths, request=request or {}, status=status,
+                         problems=run_problems + status_problems + meta_problems,
+                         meta=meta or {}, created_at=created_at)
 
     def list(self) -> list[RunRecord]:
-        """Every run, newest first."""
-        return [self.get(run_id) for run_id in self.run_ids()]
+        """Every run, newest first (by creation time); damaged runs included."""
+        records = []
+        for run_id in cached_listing(self.root, _run_folders):
+            try:
+                records.append(self.get(run_id))
+            except RunError:
+                continue            # deleted while listing, or a name that is no run id
+        records.sort(key=lambda r: (r.created_at, r.run_id), reverse=True)
+        return records
+
+    def newest_active(self) -> RunRecord | None:
+        """The newest run that is queued, running or stopping, or ``None``."""
+        return next((r for r in self.list() if r.status.state in ACTIVE_STATES), None)
 
     def metrics(self, run_id: str, offset: int = 0) -> MetricsChunk:
         return read_metrics(self.paths(run_id).metrics, offset)
@@ -300,4 +350,3 @@ class RunStore:
         """Ask a worker to stop after its current batch."""
         paths = self.paths(run_id)
         paths.stop_request.write_text(now_iso(), encoding="utf-8")
-

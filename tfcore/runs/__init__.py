@@ -16,7 +16,13 @@ from tfcore.runs.admin import (
     set_tags,
     summarize,
 )
-from tfcore.runs.checkpoints import CheckpointList, list_checkpoints, list_variables, resolve_prefix
+from tfcore.runs.checkpoints import (
+    CheckpointList,
+    list_checkpoints,
+    list_variables,
+    remove_leftovers,
+    resolve_prefix,
+)
 from tfcore.runs.compare import diff_checkpoints, variable_stats
 from tfcore.runs.curves import X_AXES, group_curves, metric_names, run_curves
 from tfcore.runs.export import EXPORTERS, continue_training, export_checkpoint, export_run_zip
@@ -33,7 +39,8 @@ __all__ = [
     "admin", "CheckpointList", "continue_training", "delete_old_checkpoints", "delete_run",
     "diff_checkpoints", "evaluate_run", "export_checkpoint", "export_run_zip", "EXPORTERS",
     "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",
-    "predict_run", "rename_run", "resolve_prefix", "restore_run", "restore_spec", "run_curves",
+    "predict_run", "remove_leftovers", "rename_run", "resolve_prefix", "restore_run",
+    "restore_spec", "run_curves",
     "run_request", "RunSummary", "set_tags", "summarize", "variable_labels", "variable_stats",
     "X_AXES",
 ]

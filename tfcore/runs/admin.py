@@ -16,9 +16,20 @@ from typing import Any, Mapping
 
 from tfcore.errors import RunError
 from tfcore.jsonio import atomic_write_json, now_iso, read_json
-from tfcore.rundir import ACTIVE_STATES, RunPaths, RunRecord, RunStore, read_metrics
+from tfcore.rundir import (
+    ACTIVE_STATES,
+    DIGESTS,
+    META_FIELDS,
+    META_JSON,
+    RunPaths,
+    RunProblem,
+    RunRecord,
+    RunStore,
+    cached_file,
+    check_object,
+    read_metrics,
+)
 
-META_JSON = "meta.json"
 GROUP_IGNORED = ("name", "created", "versions", "resume_of", "initial_weights")
 _SKIP_FIELDS = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
 
@@ -42,7 +53,7 @@ class RunSummary:
     seed: int | None
     group: str
     final: Mapping[str, float] = field(default_factory=dict)
-    problems: tuple[str, ...] = ()
+    problems: tuple[RunProblem, ...] = ()
 
     def to_dict(self) -> dict:
         return {"run": self.run_id, "name": self.name, "tags": list(self.tags),
@@ -50,13 +61,14 @@ class RunSummary:
                 "state": self.state, "created": self.created, "started": self.started,
                 "duration": self.duration, "steps": self.steps,
                 "total_steps": self.total_steps, "seed": self.seed, "group": self.group,
-                "final": dict(self.final), "problems": list(self.problems)}
+                "final": dict(self.final), "problems": [str(p) for p in self.problems]}
 
 
 def read_meta(paths: RunPaths) -> dict:
-    """The run's ``meta.json`` (name and tags set by a person), or ``{}``."""
-    meta = read_json(paths.root / META_JSON, default={})
-    return meta if isinstance(meta, dict) else {}
+    """The run's checked ``meta.json`` (name and tags set by a person; damaged fields
+    left out), or ``{}``."""
+    meta, _ = check_object(read_json(paths.meta, default={}), META_FIELDS, META_JSON)
+    return meta or {}
 
 
 def _iso_to_epoch(text: Any) -> float | None:
@@ -64,7 +76,7 @@ def _iso_to_epoch(text: Any) -> float | None:
         return None
     try:
         return datetime.fromisoformat(text).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
 
 
@@ -88,45 +100,61 @@ def final_metrics(records: tuple[dict, ...]) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True)
+class MetricsDigest:
+    """What a table row needs from ``metrics.jsonl``: final values, the last step and
+    elapsed time, and the damaged lines."""
+
+    final: Mapping[str, float]
+    last_step: int
+    last_elapsed: float | None
+    problems: tuple[RunProblem, ...]
+
+
+def metrics_digest(path: Path) -> MetricsDigest:
+    """Read a whole ``metrics.jsonl`` into a :class:`MetricsDigest`."""
+    chunk = read_metrics(path)
+    records = chunk.records
+    return MetricsDigest(final=final_metrics(records),
+                         last_step=max((int(r.get("step") or 0) for r in records), default=0),
+                         last_elapsed=(records[-1].get("elapsed") if records else None),
+                         problems=chunk.summary_problems)
+
+
+def _section(request: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = request.get(name)
+    return value if isinstance(value, dict) else {}
+
+
 def summarize(record: RunRecord) -> RunSummary:
-    """A table row from one run's files; damage goes into ``problems``."""
+    """A table row from one run's files; damage goes into ``problems``.
+
+    The metrics file is digested once per change of the file (cached on its stat).
+    """
     request, status, paths = record.request, record.status, record.paths
-    meta = read_meta(paths)
-    records = read_metrics(paths.metrics).records
-    spec = request.get("spec") if isinstance(request.get("spec"), dict) else {}
-    dataset = request.get("dataset") if isinstance(request.get("dataset"), dict) else {}
-    device = request.get("device") if isinstance(request.get("device"), dict) else {}
-    training = request.get("training") if isinstance(request.get("training"), dict) else {}
+    digest = cached_file(paths.metrics, metrics_digest, DIGESTS)
+    spec, dataset = _section(request, "spec"), _section(request, "dataset")
+    device, training = _section(request, "device"), _section(request, "training")
     extra = status.extra
     started = _iso_to_epoch(extra.get("started")) or _iso_to_epoch(request.get("created"))
-    duration = extra.get("wall_seconds") or extra.get("elapsed")
-    if duration is None and records:
-        duration = float(records[-1].get("elapsed") or 0.0) or None
-    steps = max([status.step] + [int(r.get("step") or 0) for r in records])
+    duration = extra.get("wall_seconds") or extra.get("elapsed") or digest.last_elapsed
     seed = training.get("seed")
     return RunSummary(
-        run_id=record.run_id, name=str(meta.get("name") or record.name),
-        tags=tuple(str(t) for t in meta.get("tags") or ()),
+        run_id=record.run_id, name=record.name,
+        tags=tuple(str(t) for t in record.meta.get("tags") or ()),
         model=str(spec.get("name") or "?"), dataset=str(dataset.get("name") or "?"),
         device=str(device.get("kind") or "?"), state=status.state,
         created=record.created, started=started,
-        duration=float(duration) if duration is not None else None, steps=steps,
-        total_steps=extra.get("total_steps"),
-        seed=int(seed) if isinstance(seed, (int, float)) else None,
+        duration=float(duration) if duration else None,
+        steps=max(status.step, digest.last_step), total_steps=extra.get("total_steps"),
+        seed=seed if isinstance(seed, int) else None,
         group=group_key(request) if request else record.run_id,
-        final=final_metrics(records), problems=record.problems)
+        final=dict(digest.final), problems=record.problems + digest.problems)
 
 
 def list_runs(runs_root: Path | str) -> list[RunSummary]:
     """Every run under the runs root, newest first, damaged ones included."""
-    store = RunStore(Path(runs_root))
-    out = []
-    for run_id in store.run_ids():
-        try:
-            out.append(summarize(store.get(run_id)))
-        except (RunError, OSError):
-            continue  # deleted while listing
-    return out
+    return [summarize(record) for record in RunStore(Path(runs_root)).list()]
 
 
 def _record(runs_root: Path | str, run_id: str) -> RunRecord:

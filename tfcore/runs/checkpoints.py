@@ -4,7 +4,9 @@ Works on a run's ``ckpt/`` folder (``tf.train.CheckpointManager``, ``checkpoint_
 and on any folder written by someone else's script (``tf.train.Checkpoint(...).save(prefix)``).
 Damage is reported as data (``problems``), never raised: a missing ``checkpoint`` state file
 (the list is rebuilt from the ``.index`` files), a missing or truncated data file, an
-unreadable index. Nothing here writes or deletes a file.
+unreadable index, and what an interrupted save left behind (``ckpt-N_temp/`` folders,
+``checkpoint.tmp*`` files), listed as ``leftovers``. Nothing here writes or deletes a file
+except :func:`remove_leftovers`, which a person asks for.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ STATE_FILE = "checkpoint"
 VERIFY_LIMIT_BYTES = 64 * 2**20  # read every tensor to detect truncation below this size
 _NUMBER = re.compile(r"-(\d+)$")
 _SHARD = re.compile(r"\.data-(\d+)-of-(\d+)$")
+_LEFTOVER_DIR = re.compile(r"_temp(_[0-9a-fA-F]+)?$")
+_LEFTOVER_FILE = re.compile(r"^checkpoint\.tmp|\.tempstate\d*$")
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class CheckpointList:
     entries: tuple[CheckpointEntry, ...]
     has_state_file: bool
     problems: tuple[str, ...] = ()
+    leftovers: tuple[str, ...] = ()
 
     @property
     def latest(self) -> CheckpointEntry | None:
@@ -81,13 +86,13 @@ class CheckpointList:
             numbers = [e.number for e in self.entries]
             raise CheckpointError(
                 f"No checkpoint {number if number is not None else '(latest)'} in "
-                f"{self.directory}; available: {numbers}.", key="runs.err.no_ckpt",
+                f"{_shown(self.directory)}; available: {numbers}.", key="runs.err.no_ckpt",
                 params={"number": str(number), "available": str(numbers)})
         return entry
 
     def to_dict(self) -> dict:
         return {"directory": str(self.directory), "has_state_file": self.has_state_file,
-                "problems": list(self.problems),
+                "problems": list(self.problems), "leftovers": list(self.leftovers),
                 "entries": [e.to_dict() for e in self.entries]}
 
 
@@ -132,8 +137,19 @@ def resolve_directory(path: Path | str) -> Path:
         return path / "ckpt" if (path / "ckpt").is_dir() else path
     if Path(str(path) + ".index").exists() or path.parent.is_dir() and _looks_like_prefix(path):
         return path.parent
-    raise CheckpointError(f"No checkpoint folder or prefix at {path}.",
-                          key="runs.err.no_ckpt_dir", params={"path": str(path)})
+    raise CheckpointError(f"No checkpoint folder or prefix at {_shown(path)}.",
+                          key="runs.err.no_ckpt_dir", params={"path": _shown(path)})
+
+
+def _shown(path: Path) -> str:
+    """A path for messages: relative to the workspace when inside it, else its last two
+    parts (a page never shows the server's folders)."""
+    from tfcore.workspace import default_workspace
+
+    try:
+        return path.resolve().relative_to(default_workspace().root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return "/".join(path.parts[-2:]) if path.is_absolute() else str(path)
 
 
 def _looks_like_prefix(path: Path) -> bool:
@@ -170,6 +186,11 @@ def list_checkpoints(path: Path | str, verify: bool = True) -> CheckpointList:
     if not has_state:
         problems.append("the 'checkpoint' state file is missing; list rebuilt from the "
                         ".index files")
+    leftovers = find_leftovers(directory)
+    if leftovers:
+        problems.append(f"an interrupted save left {len(leftovers)} temporary item(s): "
+                        f"{', '.join(leftovers[:5])}" + (" ..." if len(leftovers) > 5 else "")
+                        + "; they can be removed")
     prefixes = {p.name[: -len(".index")] for p in directory.glob("*.index")}
     for name in times:
         if name not in prefixes:
@@ -180,7 +201,37 @@ def list_checkpoints(path: Path | str, verify: bool = True) -> CheckpointList:
     if latest_name is None and entries:
         entries[-1] = _replace_latest(entries[-1])
     return CheckpointList(directory=directory, entries=tuple(entries),
-                          has_state_file=has_state, problems=tuple(problems))
+                          has_state_file=has_state, problems=tuple(problems),
+                          leftovers=tuple(leftovers))
+
+
+def find_leftovers(directory: Path) -> list[str]:
+    """Names of what interrupted saves left in a checkpoint folder, sorted."""
+    found = []
+    for item in directory.iterdir():
+        if item.is_dir() and not item.is_symlink() and _LEFTOVER_DIR.search(item.name):
+            found.append(item.name + "/")
+        elif item.is_file() and _LEFTOVER_FILE.search(item.name):
+            found.append(item.name)
+    return sorted(found)
+
+
+def remove_leftovers(path: Path | str) -> tuple[str, ...]:
+    """Delete what interrupted saves left (``ckpt-N_temp/``, ``checkpoint.tmp*``); return
+    the names removed. Complete checkpoints are never touched. Call it only while no worker
+    is saving into the folder."""
+    import shutil
+
+    directory = resolve_directory(path)
+    removed = []
+    for name in find_leftovers(directory):
+        target = directory / name.rstrip("/")
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink(missing_ok=True)
+        removed.append(name)
+    return tuple(removed)
 
 
 def _replace_latest(entry: CheckpointEntry) -> CheckpointEntry:

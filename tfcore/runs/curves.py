@@ -11,22 +11,22 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from tfcore.rundir import RunStore
+from tfcore.rundir import DIGESTS, RunStore, cached_file
+from tfcore.runs.admin import metrics_digest
 
 X_AXES = ("step", "time")
 CURVE_COLUMNS = ["run", "split", "step", "time", "value", "smoothed"]
-_SKIP_FIELDS = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
 
 
 def metric_names(runs_root: Path | str, run_ids: Iterable[str]) -> list[str]:
-    """Metric names any of the runs logged (``loss`` first)."""
+    """Metric names any of the runs logged (``loss`` first); each metrics file is read
+    once per change (the runs table's cached digest)."""
     store = RunStore(Path(runs_root))
     names: dict[str, None] = {}
     for run_id in run_ids:
-        for record in store.metrics(run_id).records:
-            for key, value in record.items():
-                if key not in _SKIP_FIELDS and isinstance(value, (int, float)):
-                    names[key] = None
+        digest = cached_file(store.paths(run_id).metrics, metrics_digest, DIGESTS)
+        for key in digest.final:
+            names[key.split("/", 1)[-1]] = None
     return sorted(names, key=lambda n: (n != "loss", n))
 
 

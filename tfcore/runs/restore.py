@@ -111,6 +111,12 @@ def _var_path(var: Any) -> str:
     return str(getattr(var, "path", None) or getattr(var, "name", "variable"))
 
 
+def is_rng_state(var: Any) -> bool:
+    """Whether ``var`` is a Keras seed generator's state (may be absent from or extra in
+    a checkpoint)."""
+    return _var_path(var).rsplit("/", 1)[-1].startswith("seed_generator_state")
+
+
 def restore_objects(prefix: Path | str, roots: Mapping[str, Any], variables: list[Any],
                     by_order: bool = False) -> MatchReport:
     """Load a checkpoint into ``roots`` (name -> trackable) and report the match.
@@ -133,7 +139,9 @@ def restore_objects(prefix: Path | str, roots: Mapping[str, Any], variables: lis
     if OBJECT_GRAPH_KEY in shapes and not aliases:
         problems.append(_assign(reader, OBJECT_GRAPH_KEY, None) or
                         f"{OBJECT_GRAPH_KEY}: the object graph is empty")
-    wanted = {id(v): v for v in variables}
+    # Random-number state (Dropout, noise, random augmentation layers) is not learned and
+    # tf.train.Checkpoint does not save Keras seed generators: never "missing".
+    wanted = {id(v): v for v in variables if not is_rng_state(v)}
     loaded: set[int] = set()
     matched, mismatch, unused = [], [], []
     ignored = 0

@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tfcore.rundir import RUNNING, STOPPING, MetricsWriter, RunPaths, RunWriter
+from tfcore.rundir import RUNNING, STOPPING, RunPaths, RunWriter
+from tfcore.training.recorder import RecordBuffer, TBScalars, compact, finite
 
 STOP_REQUEST, STOP_NAN = "request", "nan"
 
@@ -73,6 +74,9 @@ class Listener:
     def on_train_end(self, state: TrainState, outcome: str) -> None:
         pass
 
+    def on_idle(self, state: TrainState) -> None:
+        """Called while a paced loop waits between steps (e.g. to notice a stop request)."""
+
 
 class Listeners(Listener):
     """Dispatch each event to every listener, in order."""
@@ -99,6 +103,10 @@ class Listeners(Listener):
         for item in self.items:
             item.on_train_end(state, outcome)
 
+    def on_idle(self, state: TrainState) -> None:
+        for item in self.items:
+            item.on_idle(state)
+
 
 class StopPoller(Listener):
     """Asks the loop to stop after the current batch once ``stop.request`` exists."""
@@ -107,6 +115,10 @@ class StopPoller(Listener):
         self.path = paths.stop_request
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
+        if self.path.exists():
+            state.request_stop(STOP_REQUEST)
+
+    def on_idle(self, state: TrainState) -> None:
         if self.path.exists():
             state.request_stop(STOP_REQUEST)
 
@@ -120,93 +132,77 @@ class NaNGuard(Listener):
             state.request_stop(STOP_NAN)
 
 
-def _finite(logs: Mapping[str, float]) -> dict:
-    """JSON-safe copy: NaN and infinity become None."""
-    return {k: (float(v) if math.isfinite(float(v)) else None) for k, v in logs.items()}
-
-
 class MetricsLogger(Listener):
-    """Writes ``metrics.jsonl`` and TensorBoard scalars at a bounded rate.
-
-    A train record is written when ``step % log_every == 0`` and at least
-    ``1 / max_per_sec`` seconds passed since the last one (the first and the last step of
-    an attempt are always written); a val record after every evaluated epoch.
+    """Records every training step (every ``log_every``-th) in ``metrics.jsonl`` and as
+    TensorBoard scalars, batched: records wait in memory and are written at most
+    ``max_per_sec`` times a second, and always at the first step of an attempt, at every
+    epoch end, on a stop request and at the end; a val record after every evaluated epoch.
+    Records written together share one ``samples_per_sec``: the rate since the last write.
     """
 
-    def __init__(self, paths: RunPaths, log_every: int = 1, max_per_sec: float = 20.0,
+    def __init__(self, paths: RunPaths, log_every: int = 1, max_per_sec: float = 4.0,
                  tensorboard: bool = True) -> None:
-        self.writer = MetricsWriter(paths.metrics)
+        self.buffer = RecordBuffer(paths.metrics, None)
         self.log_every = max(1, log_every)
         self.min_gap = 1.0 / max_per_sec if max_per_sec > 0 else 0.0
         self.tb_dir = paths.tb_dir
         self.tensorboard = tensorboard
-        self._tb: Any = None
-        self._last_time = 0.0
-        self._last_samples = 0
-        self._last_clock = time.time()
-        self._pending: tuple[TrainState, dict] | None = None
+        self._last_flush = 0.0
+        self._window = (time.time(), 0)          # (clock, samples) at the last write
+        self._pending_rate: list[dict] = []      # train records still without a rate
 
     def on_train_start(self, state: TrainState) -> None:
-        if self.tensorboard:
-            import tensorflow as tf
+        if self.tensorboard and self.buffer.tb is None:
+            self.buffer.tb = TBScalars(self.tb_dir)
+        self._window = (time.time(), state.samples)
 
-            self._tb = tf.summary.create_file_writer(str(self.tb_dir))
-        self._last_clock = time.time()
-        self._last_samples = state.samples
-
-    def _record(self, state: TrainState, split: str, logs: Mapping[str, float],
-                rate: float | None = None) -> None:
-        record = {"step": state.step, "epoch": state.epoch, "time": time.time(),
-                  "elapsed": round(state.elapsed, 3), "split": split, **_finite(logs)}
-        if rate is not None:
-            record["samples_per_sec"] = round(rate, 2)
-        self.writer.append(record)
-        if self._tb is not None:
-            import tensorflow as tf
-
-            with self._tb.as_default(step=state.step):
-                for name, value in logs.items():
-                    if math.isfinite(float(value)):
-                        tf.summary.scalar(f"{split}/{name}", float(value))
-                if rate is not None:
-                    tf.summary.scalar("train/samples_per_sec", rate)
-
-    def _write_train(self, state: TrainState, logs: Mapping[str, float]) -> None:
+    def _add(self, state: TrainState, split: str, logs: Mapping[str, float]) -> dict:
         now = time.time()
-        spent = now - self._last_clock
-        rate = (state.samples - self._last_samples) / spent if spent > 0 else 0.0
-        self._record(state, "train", logs, rate)
-        self._last_time = now
-        self._last_clock, self._last_samples = now, state.samples
-        self._pending = None
+        record = {"step": state.step, "epoch": state.epoch, "time": round(now, 3),
+                  "elapsed": round(state.elapsed, 3), "split": split,
+                  **{k: compact(v) for k, v in logs.items()}}
+        self.buffer.add(record, split, state.step, logs)
+        return record
+
+    def flush(self, state: TrainState) -> None:
+        """Write what is pending; train records get the rate since the last write."""
+        now = time.time()
+        clock, samples = self._window
+        if self._pending_rate:
+            spent = now - clock
+            rate = round((state.samples - samples) / spent, 2) if spent > 0 else 0.0
+            for record in self._pending_rate:
+                record["samples_per_sec"] = rate
+            self.buffer.add_scalars("train", state.step, {"samples_per_sec": rate})
+            self._pending_rate = []
+            self._window = (now, state.samples)
+        self.buffer.flush()
+        self._last_flush = now
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
         first = state.step == state.start_step + 1
-        due = state.step % self.log_every == 0 and time.time() - self._last_time >= self.min_gap
-        if first or due or state.step >= state.total_steps or state.should_stop:
-            self._write_train(state, logs)
-        else:
-            self._pending = (state, dict(logs))
+        last = state.step >= state.total_steps or state.should_stop
+        if first or last or state.step % self.log_every == 0:
+            self._pending_rate.append(self._add(state, "train", logs))
+        if first or last or time.time() - self._last_flush >= self.min_gap:
+            self.flush(state)
 
     def on_epoch_end(self, state: TrainState, val_logs: Mapping[str, float] | None) -> None:
-        if self._pending is not None and time.time() - self._last_time >= self.min_gap:
-            self._write_train(*self._pending)    # an epoch's last step, when the rate allows
         if val_logs:
-            self._record(state, "val", val_logs)
+            self._add(state, "val", val_logs)
+        self.flush(state)
 
     def log_test(self, state: TrainState, logs: Mapping[str, float]) -> None:
-        self._record(state, "test", logs)
+        self._add(state, "test", logs)
+        self.flush(state)
 
     def on_train_end(self, state: TrainState, outcome: str) -> None:
-        if self._pending is not None:
-            self._write_train(*self._pending)
-        if self._tb is not None:
-            self._tb.flush()
+        self.flush(state)
+        if self.buffer.tb is not None:
+            self.buffer.tb.flush()
 
     def close(self) -> None:
-        self.writer.close()
-        if self._tb is not None:
-            self._tb.close()
+        self.buffer.close()
 
 
 class CheckpointSaver(Listener):
@@ -253,8 +249,8 @@ class Heartbeat(Listener):
                                total_steps=state.total_steps, epochs=state.epochs_total,
                                samples_per_sec=round(rate, 2),
                                eta_seconds=round(eta, 1) if eta is not None else None,
-                               elapsed=round(state.elapsed, 2), last=_finite(state.last_logs),
-                               last_val=_finite(state.last_val), **extra)
+                               elapsed=round(state.elapsed, 2), last=finite(state.last_logs),
+                               last_val=finite(state.last_val), **extra)
         self._last = time.time()
 
     def on_train_start(self, state: TrainState) -> None:

@@ -20,6 +20,7 @@ quiet_tensorflow()
 
 # The training loops (implemented in tfcore.training.loops, registered there as LOOPS).
 LOOP_NAMES = ("fit", "custom")
+MAX_PACE = 10_000.0     # steps_per_second above this is no cap at all; say None instead
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,13 @@ class TrainConfig:
     Attributes:
         steps: total training steps; 0 means ``epochs`` whole passes over the train split.
         validate_every: evaluate the validation split every this many epochs.
-        log_every: write a train record at most every this many steps; records are
-            also rate-limited to ``max_records_per_sec`` so logging never slows training.
+        log_every: write a train record every this many steps (1: every step; records
+            are buffered and flushed a few times a second, so logging stays cheap).
+        max_records_per_sec: how often a second buffered records are written out (every
+            recorded step reaches the file; this only bounds the number of writes).
+        steps_per_second: demo pacing, at most this many training steps a second so a
+            class can watch learning unfold (None: unlimited). Both loops honour it and
+            run one step per call while it is set.
     """
 
     epochs: int = 5
@@ -50,8 +56,9 @@ class TrainConfig:
     log_every: int = 1
     steps: int = 0
     validate_every: int = 1
-    max_records_per_sec: float = 20.0
+    max_records_per_sec: float = 4.0
     shuffle: bool = True
+    steps_per_second: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self) | {"metrics": list(self.metrics)}
@@ -102,6 +109,11 @@ class TrainConfig:
         for metric in self.metrics:
             if metric not in METRICS:
                 raise _bad("metrics", metric, f"one of {sorted(METRICS)}")
+        pace = self.steps_per_second
+        if pace is not None and (isinstance(pace, bool) or not isinstance(pace, (int, float))
+                                 or not math.isfinite(pace) or not 0 < pace <= MAX_PACE):
+            raise _bad("steps_per_second", pace,
+                       f"a number in (0, {MAX_PACE:g}] or null (unlimited)")
 
     def total_steps(self, n_train: int) -> int:
         """Steps the run trains for with ``n_train`` training examples."""

@@ -6,6 +6,14 @@ own session so a crash (or an out-of-memory kill) never reaches the dashboard. A
 position in ``status.json``. :func:`reconcile` is the server-restart path: runs whose
 worker is gone are marked ``interrupted`` and queued runs are started when a slot is free.
 A file lock in the runs root keeps several dashboard sessions from double-starting a run.
+
+Warm start: after :func:`prewarm` (the dashboard calls it once) a run whose DeviceConfig
+equals an idle warm worker's (``tfcore.training.pool``) is handed to that process, which has
+already imported TensorFlow; others start cold. ``status.json`` says which (``start``:
+``warm`` | ``cold``), and the worker reports its ``phase`` (``starting``,
+``loading_data``, ``building``, ``restoring`` with ``phase_checkpoint``, ``training``,
+``evaluating``, ``saving``; None when done). Finished children are reaped on every
+:func:`reconcile` and status read (:func:`reap`), so none stays a zombie.
 """
 
 from __future__ import annotations
@@ -32,10 +40,36 @@ from tfcore.rundir import (
     RunStore,
     RunWriter,
 )
+from tfcore.training.devices import DeviceConfig
+from tfcore.training.pool import POOL, PROJECT_ROOT, warm_enabled, worker_env
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 ENV_MAX_WORKERS = "TFLAB_MAX_WORKERS"
 _children: dict[int, subprocess.Popen] = {}
+
+
+def reap() -> list[int]:
+    """Wait for every worker this process started that has ended (no zombies); returns
+    their pids."""
+    ended = [pid for pid, child in list(_children.items()) if child.poll() is not None]
+    for pid in ended:
+        _children.pop(pid, None)
+    return ended
+
+
+def prewarm(devices: tuple[DeviceConfig, ...] | None = None) -> bool:
+    """Keep a warm worker ready (default: the default CPU DeviceConfig) so Start does
+    not wait for TensorFlow's import; False when ``TFLAB_WARM_WORKER=0``."""
+    return POOL.arm(devices or (DeviceConfig(),))
+
+
+def warm_ready(device: DeviceConfig | None = None) -> bool:
+    """Whether an idle warm worker for ``device`` (default CPU) has warmed up."""
+    return POOL.ready(device or DeviceConfig())
+
+
+def stop_warm() -> None:
+    """End the idle warm workers and stop keeping any ready."""
+    POOL.shutdown()
 
 
 def max_workers() -> int:
@@ -65,6 +99,7 @@ def pid_alive(pid: int | None) -> bool:
     non-Python program are not)."""
     if not pid:
         return False
+    reap()
     child = _children.get(pid)
     if child is not None:
         if child.poll() is None:
@@ -128,17 +163,35 @@ def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = 
     return writer.paths.run_id
 
 
+def _run_device(paths: RunPaths) -> DeviceConfig | None:
+    try:
+        request = read_json(paths.run_json)
+        return DeviceConfig.from_dict((request or {}).get("device"))
+    except Exception:  # noqa: BLE001 - a bad request fails in its (cold) worker
+        return None
+
+
 def _launch(paths: RunPaths) -> int:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT),
-                                                    env.get("PYTHONPATH", "")) if p)
+    """Start a queued run: hand it to a warm worker with its device settings, else
+    start a cold worker. Status is written before the worker can write its own."""
+    device = _run_device(paths)
+    warm = POOL.take(device) if device is not None and warm_enabled() else None
+    if warm is not None:
+        RunWriter(paths).set_status(state=RUNNING, pid=warm.pid, queue_position=None,
+                                    launched=time.time(), start="warm", phase="starting")
+        if POOL.hand(warm, paths.root):
+            _children[warm.pid] = warm.proc
+            return warm.pid
+    writer = RunWriter(paths)
+    writer.set_status(state=RUNNING, pid=None, queue_position=None, launched=time.time(),
+                      start="cold", phase="starting")
     with open(paths.log, "ab") as log:
         proc = subprocess.Popen([sys.executable, "-m", "tfcore.training.worker", str(paths.root)],
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, cwd=str(PROJECT_ROOT), env=env)
+                                start_new_session=True, cwd=str(PROJECT_ROOT),
+                                env=worker_env())
     _children[proc.pid] = proc
-    RunWriter(paths).set_status(state=RUNNING, pid=proc.pid, queue_position=None,
-                                launched=time.time())
+    writer.set_status(pid=proc.pid)
     return proc.pid
 
 
@@ -165,6 +218,7 @@ def reconcile(runs_root: Path, exclude_pid: int | None = None) -> ReconcileRepor
     refresh queue positions. Safe to call often and from several processes."""
     runs_root = Path(runs_root)
     store = RunStore(runs_root)
+    reap()
     with _locked(runs_root):
         running, interrupted, queued = [], [], []
         for record in store.list():

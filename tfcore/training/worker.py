@@ -30,7 +30,12 @@ from tfcore.training.callbacks import (
     TrainState,
 )
 from tfcore.training.config import shapes_fit
-from tfcore.training.devices import DeviceConfig, apply_device_config, make_strategy
+from tfcore.training.devices import (
+    AppliedDevices,
+    DeviceConfig,
+    apply_device_config,
+    make_strategy,
+)
 
 
 def _load_data(request: dict) -> Any:
@@ -97,6 +102,7 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
         else:
             notes.append("mixed precision needs a GPU; trained in float32")
     keras.utils.set_random_seed(config.seed)
+    writer.set_status(phase="loading_data")
     bundle = _load_data(request)
     data = TrainData(bundle.x_train, bundle.y_train, bundle.x_val, bundle.y_val)
     spe = steps_per_epoch(data.n_train, config.batch_size)
@@ -105,6 +111,7 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
     # plain script); visible devices were already narrowed by apply_device_config.
     strategy = make_strategy(device) if replicas > 1 or device.kind == "mirrored" \
         else tf.distribute.get_strategy()
+    writer.set_status(phase="building")
     with strategy.scope():
         model = _build(request["spec"], bundle.x_train)
         _check_fits(model, bundle.info, config.loss)
@@ -116,6 +123,8 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
                                          checkpoint_name="ckpt")
     start = 0
     if manager.latest_checkpoint:
+        writer.set_status(phase="restoring",
+                          phase_checkpoint=_checkpoint_number(manager.latest_checkpoint))
         checkpoint.restore(manager.latest_checkpoint).assert_existing_objects_matched()
         start = int(checkpoint.step.numpy())
     elif request.get("initial_weights"):
@@ -127,12 +136,13 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
                        replicas=replicas, step=start, start_step=start,
                        epoch=start // spe + 1,
                        elapsed_before=float(before.get("elapsed") or 0.0) if start else 0.0)
-    logger = MetricsLogger(paths, config.log_every, config.max_records_per_sec)
+    logger = MetricsLogger(paths, config.log_every, min(config.max_records_per_sec, 20.0))
     saver = CheckpointSaver(checkpoint, manager, config.ckpt_every)
     beat = Heartbeat(writer)
     listeners = Listeners([NaNGuard(), StopPoller(paths), logger, saver, beat])
     writer.set_status(total_steps=total, steps_per_epoch=spe, resumed_from=start or None,
-                      notes=notes, batch_size=config.batch_size,
+                      notes=notes, phase="training", phase_checkpoint=None,
+                      batch_size=config.batch_size,
                       per_replica_batch=max(1, config.batch_size // max(1, replicas)))
     from tfcore.training.loops import LOOPS
 
@@ -155,21 +165,36 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
                        key="train.err.nan", params={"step": state.step, "loss": str(loss),
                                                     "lr": config.learning_rate})
     if outcome == FINISHED:
+        writer.set_status(phase="evaluating")
         test = evaluate_split(model, bundle.x_test, bundle.y_test, config)
         logger.log_test(state, test.metrics)
         fields["test_metrics"] = test.metrics
         write_analysis(paths, bundle, test.predictions, model)
     logger.close()
+    writer.set_status(phase="saving")
     model.save(str(paths.model))
     fields["parameters"] = _tiny_parameters(model)
     fields["checkpoints"] = [Path(p).name for p in manager.checkpoints]
-    return fields | {"state": outcome}
+    return fields | {"state": outcome, "phase": None}
 
 
-def run(run_dir: str) -> int:
-    """Train the run in ``run_dir``; returns the process exit code."""
+def _checkpoint_number(prefix: str) -> int | None:
+    try:
+        return int(Path(prefix).name.rsplit("-", 1)[-1])
+    except ValueError:
+        return None
+
+
+def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
+    """Train the run in ``run_dir``; returns the process exit code.
+
+    Args:
+        applied: the devices a warm worker already applied (its DeviceConfig equals the
+            run's); None applies the run's own device settings first (a cold start).
+    """
     paths = RunPaths(Path(run_dir).resolve())
     writer = RunWriter(paths)
+    writer.set_status(state=RUNNING, pid=os.getpid(), phase="starting")
     started = time.time()
     signal.signal(signal.SIGTERM, lambda *_: paths.stop_request.write_text("SIGTERM"))
     code = 0
@@ -179,7 +204,7 @@ def run(run_dir: str) -> int:
             raise RunError(f"{paths.run_json} is missing or unreadable.", key="train.err.run_json",
                            params={"path": str(paths.run_json)})
         device = DeviceConfig.from_dict(request.get("device"))
-        applied = apply_device_config(device)
+        applied = applied or apply_device_config(device)
         writer.set_status(state=RUNNING, pid=os.getpid(), replicas=applied.replicas,
                           strategy=applied.strategy, started=now_iso(), message=None,
                           traceback=None, queue_position=None, error_key=None)
@@ -193,7 +218,7 @@ def run(run_dir: str) -> int:
         message = exc.message if isinstance(exc, TFLabError) else f"{type(exc).__name__}: {exc}"
         writer.set_status(state=FAILED, message=message, error_key=key, error_params=params,
                           traceback=traceback.format_exc(), ended=now_iso(),
-                          wall_seconds=round(time.time() - started, 2))
+                          wall_seconds=round(time.time() - started, 2), phase=None)
         print(traceback.format_exc(), file=sys.stderr)
     finally:
         try:

@@ -28,6 +28,7 @@ from tfcore.weights.table import (
     parse_shape,
     safe_file_stem,
     save_weights,
+    shown_path,
     spec_with_built_input,
     variable_table,
     variable_values,
@@ -38,6 +39,7 @@ __all__ = [
     "has_weights", "histogram", "Histogram", "InitChoice", "initialize_layer", "initialize_model",
     "initialize_variable", "is_deferred", "load_model_file", "load_weights", "model_from_run",
     "model_input_shape", "parse_shape", "random_batch", "rewind", "safe_file_stem", "save_weights",
-    "set_element", "spec_with_built_input", "TensorStats", "variable_table", "variable_values",
+    "set_element", "shown_path", "spec_with_built_input", "TensorStats", "variable_table",
+    "variable_values",
     "VariableInfo", "WeightTable",
 ]

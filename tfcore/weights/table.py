@@ -294,10 +294,27 @@ def export_tensor(model: Any, variable_path: str, workspace: Workspace, path: st
     return target
 
 
-def safe_file_stem(text: str) -> str:
-    """A file-name stem made of letters, digits, ``_``, ``-`` and ``.`` (``weights`` if empty)."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text)).strip("._")
-    return stem[:64] or "weights"
+def safe_file_stem(text: str, default: str | None = None) -> str:
+    """A readable file-name stem: letters of any script, digits, ``_``, ``-`` and ``.``;
+    other characters become ``_``; at most 64 characters.
+
+    Args:
+        default: returned when nothing usable is left (``""``, ``..``); without it such a
+            name is refused, so two different names never land in one file.
+
+    Raises:
+        WeightsError: ``errors.weights_file_name`` when the name has no usable character.
+    """
+    stem = re.sub(r"[^\w.-]+", "_", str(text).replace("\x00", "_")).strip("._-")[:64]
+    stem = stem.rstrip("._-")
+    if stem:
+        return stem
+    if default is not None:
+        return default
+    shown = str(text)[:60]
+    raise WeightsError(f"The file name {shown!r} has no letters or digits; type a name such "
+                       "as 'mlp-weights'.", key="errors.weights_file_name",
+                       params={"name": shown})
 
 
 def load_model_file(path: str | Path) -> Any:
@@ -306,12 +323,13 @@ def load_model_file(path: str | Path) -> Any:
     Raises:
         WeightsError: the file is missing or of another kind; SpecError: bad spec.
     """
-    from tfcore.model import zeroed_uniform_class
+    from tfcore.model import check_keras_file, zeroed_uniform_class
 
     source = Path(path)
+    shown = shown_path(source)
     if not source.is_file():
-        raise WeightsError(f"No such file: {str(path)!r}", key="errors.weights_missing_file",
-                           params={"path": str(path)})
+        raise WeightsError(f"No such file: {shown!r}", key="errors.weights_missing_file",
+                           params={"path": shown})
     if source.suffix == ".json":
         from tfcore.model import build_model, from_json
 
@@ -320,15 +338,29 @@ def load_model_file(path: str | Path) -> Any:
         import keras
 
         zeroed_uniform_class()
+        check_keras_file(source, shown)
         try:
             return keras.saving.load_model(str(source), safe_mode=True, compile=False)
         except Exception as exc:
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
-            raise WeightsError(f"Cannot load {str(path)!r}: {message}",
+            message = message.replace(str(source.resolve()), shown).replace(str(path), shown)
+            raise WeightsError(f"Cannot load {shown!r}: {message[:300]}",
                                key="errors.weights_load_failed",
-                               params={"path": str(path), "message": message}) from exc
-    raise WeightsError(f"Give a spec .json or a .keras model. Received: {str(path)!r}",
-                       key="errors.weights_file_kind", params={"path": str(path)})
+                               params={"path": shown, "message": message[:300]}) from exc
+    raise WeightsError(f"Give a spec .json or a .keras model. Received: {shown!r}",
+                       key="errors.weights_file_kind", params={"path": shown})
+
+
+def shown_path(path: str | Path) -> str:
+    """How messages name a file: relative to the workspace when inside it, else its name
+    when absolute (a server path is never shown), else as typed."""
+    from tfcore.workspace import default_workspace
+
+    source = Path(path)
+    try:
+        return source.resolve().relative_to(default_workspace().root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return source.name if source.is_absolute() else str(path)
 
 
 def spec_with_built_input(spec: Any, model: Any) -> Any:

@@ -26,7 +26,7 @@ from tfcore.model import (
     spec_ops,
 )
 from ui.builder.fields import labels, param_widget, parse_ints
-from ui.common import pick, t
+from ui.common import pick, plain, plain_params, t
 
 DRAFT, REV, KIND_KEY = "builder.draft", "builder.rev", "bld.kind"
 
@@ -161,10 +161,11 @@ def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list)
             key=_key("layer", index, "shares"), help=t("builder.reuse_help"),
             format_func=labels({v: t("builder.none") if v is None else v for v in choices}))
     if changes.get("shares", entry.shares):
-        st.info(t("builder.shared_info", owner=changes.get("shares", entry.shares)))
+        st.info(t("builder.shared_info", owner=plain(changes.get("shares", entry.shares))))
         changes["config"] = {}
     elif entry.layers:
-        st.caption(t("builder.block_children", names=", ".join(c.name for c in entry.layers)))
+        st.caption(t("builder.block_children",
+                     names=plain(", ".join(c.name for c in entry.layers))))
     else:
         changes["config"] = _config_form(entry, index)
     for problem in problems:
@@ -179,17 +180,20 @@ def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list)
 
 
 def problem_text(problem: Any) -> str:
-    """A located problem in the reader's language."""
+    """A located problem in the reader's language, as Markdown that shows names and values
+    literally (the value is cut to 300 characters)."""
     from ui.common import catalog, current_lang
 
-    params = {"where": problem.where, "value": repr(problem.value), "text": problem.allowed,
+    value = repr(problem.value)
+    value = value if len(value) <= 300 else value[:300] + "..."
+    params = {"where": problem.where, "value": value, "text": problem.allowed,
               **{k: v for k, v in dict(problem.params).items()}}
     if problem.key in catalog(current_lang()):
         try:
-            return t(problem.key, **params)
+            return t(problem.key, **plain_params(params))
         except (KeyError, IndexError, ValueError):
             pass
-    return str(problem)
+    return plain(f"{problem.where}: {problem.allowed} Received: {value}")
 
 
 def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
@@ -199,8 +203,8 @@ def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
         st.info(t("builder.no_layers"))
     for index, entry in enumerate(spec.layers):
         mine = problems.get(entry.name, [])
-        label = t("builder.layer_label", index=index + 1, name=entry.name or "?",
-                  type=entry.type, mark=" ⚠" if mine else "")
+        label = t("builder.layer_label", index=index + 1, name=plain(entry.name or "?"),
+                  type=plain(entry.type), mark=" ⚠" if mine else "")
         with st.expander(label, expanded=bool(mine)):
             spec = _layer_editor(spec, index, entry, mine)
     types = [n for c in CATEGORIES for n, lt in layer_types().items() if lt.category == c]

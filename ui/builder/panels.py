@@ -12,6 +12,7 @@ import streamlit as st
 from tfcore.model import (
     STYLES,
     ModelSpec,
+    check_values,
     ModelSummary,
     deferred_demo,
     from_json,
@@ -22,7 +23,7 @@ from tfcore.model import store as models_store
 from ui.builder.diagram import spec_to_dot
 from ui.builder.editor import problem_text, replace_draft
 from ui.builder.fields import labels, parse_ints
-from ui.common import guarded, show_error, t, workspace
+from ui.common import guarded, plain, show_error, t, workspace
 
 
 def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
@@ -86,6 +87,13 @@ def code_tab(spec: ModelSpec) -> None:
                        icon=":material/download:")
 
 
+def _load(spec: ModelSpec) -> None:
+    """Open a pasted, uploaded or saved spec in the editor, unless a parameter value does
+    not fit its field (the form could only show a default in its place)."""
+    check_values(spec)
+    replace_draft(spec)
+
+
 def _import_upload(upload) -> ModelSpec:
     data = upload.getvalue()
     if upload.name.endswith(".keras"):
@@ -94,7 +102,7 @@ def _import_upload(upload) -> ModelSpec:
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             path = Path(tmp) / "model.keras"
             path.write_bytes(data)
-            return import_keras(path)
+            return import_keras(path, shown=upload.name[:200])
     return from_json(data.decode("utf-8", errors="replace"))
 
 
@@ -105,26 +113,33 @@ def io_tab(spec: ModelSpec) -> None:
                               key="bld.upload", help=t("builder.import_help"))
     if upload is not None and st.button(t("builder.import_load"), key="bld.import_file"):
         with guarded():
-            replace_draft(_import_upload(upload))
+            _load(_import_upload(upload))
             st.rerun()
     text = st.text_area(t("builder.paste_json"), key="bld.paste", height=120)
     if st.button(t("builder.load_json"), key="bld.load_json") and text.strip():
         with guarded():
-            replace_draft(from_json(text))
+            _load(from_json(text))
             st.rerun()
 
 
 def save_tab(spec: ModelSpec, ok: bool) -> None:
     ws = workspace()
     name = st.text_input(t("builder.save_name"), spec.name, key="bld.save_name")
-    if st.button(t("builder.save"), key="bld.save", disabled=not ok, icon=":material/save:"):
+    saved = models_store.list_specs(ws)
+    replace = True
+    if name.strip() in saved:
+        replace = st.checkbox(t("builder.save_replace", name=plain(name.strip())),
+                              key="bld.save_replace")
+    if st.button(t("builder.save"), key="bld.save", disabled=not ok or not replace,
+                 icon=":material/save:"):
         with guarded():
             path = models_store.save_spec(ws, name, spec)
-            st.success(t("builder.saved", name=name, path=str(path)))
+            st.success(t("builder.saved", name=plain(name),
+                         path=plain(path.relative_to(ws.root.resolve()).as_posix())))
     saved = models_store.list_specs(ws)
     if saved:
         chosen = st.selectbox(t("builder.saved_models"), saved, key="bld.saved_pick")
         if st.button(t("builder.open_saved"), key="bld.open_saved"):
             with guarded():
-                replace_draft(models_store.load_spec(ws, chosen))
+                _load(models_store.load_spec(ws, chosen))
                 st.rerun()

@@ -4,24 +4,42 @@ from __future__ import annotations
 
 import traceback
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, Mapping
 
 import streamlit as st
 
 from tfcore.errors import TFLabError
 from ui.common.i18n import catalog, current_lang, t
+from ui.common.text import plain, plain_params
 
 
 def error_text(exc: BaseException) -> str:
-    """The translated message of an engine error, or a generic one for anything else."""
+    """The translated message of an engine error, or a generic one for anything else, as
+    Markdown in which the error's values (names, paths, messages) show literally."""
     if isinstance(exc, TFLabError):
         if exc.key in catalog(current_lang()):
             try:
-                return t(exc.key, **exc.params)
+                return t(exc.key, **plain_params(exc.params))
             except (KeyError, IndexError, ValueError):
-                return exc.message
-        return exc.message
-    return t("errors.unexpected", kind=type(exc).__name__, message=str(exc)[:300])
+                return plain(exc.message)
+        return plain(exc.message)
+    return t("errors.unexpected", kind=type(exc).__name__, message=plain(str(exc)[:300]))
+
+
+def located_text(problem: object, markdown: bool = True) -> str:
+    """A located problem (a run file's, a spec's) in the reader's language: its
+    ``key`` and ``params`` when the catalog has the key, else its English text.
+
+    With ``markdown`` (for alerts and captions) the file's text is escaped so it shows
+    literally; without it (table cells) it is left as is.
+    """
+    key, params = getattr(problem, "key", None), getattr(problem, "params", None)
+    if isinstance(key, str) and isinstance(params, Mapping) and key in catalog(current_lang()):
+        try:
+            return t(key, **(plain_params(params) if markdown else params))
+        except (KeyError, IndexError, ValueError):
+            pass
+    return plain(str(problem)) if markdown else str(problem)
 
 
 def show_error(exc: BaseException) -> None:
@@ -29,7 +47,7 @@ def show_error(exc: BaseException) -> None:
     st.error(error_text(exc), icon=":material/error:")
     details = getattr(exc, "details", None)
     if isinstance(details, (list, tuple)) and details:
-        st.markdown("\n".join(f"- {item}" for item in details))
+        st.markdown("\n".join(f"- {plain(item)}" for item in details))
     with st.expander(t("errors.traceback")):
         st.code("".join(traceback.format_exception(exc)), language="text")
 

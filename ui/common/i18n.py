@@ -36,10 +36,12 @@ def current_lang() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANG
 
 
-def t(key: str, **params: Any) -> str:
+def t(key: str, /, **params: Any) -> str:
     """The text of ``key`` in the current language, formatted with ``params``.
 
-    A key missing from the catalog shows as the key itself, which the i18n tests catch.
+    ``key`` is positional-only, so a parameter may be called ``key`` (or anything else)
+    without colliding with it. A key missing from the catalog shows as the key itself,
+    which the i18n tests catch.
     """
     text = catalog(current_lang()).get(key)
     if text is None:

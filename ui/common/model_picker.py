@@ -9,6 +9,7 @@ from tfcore.model import ModelSpec, get_preset, preset_names, preset_title
 from tfcore.model import store as models_store
 from ui.common.i18n import pick, t
 from ui.common.resources import workspace
+from ui.common.text import plain
 
 # The builder page keeps the model being edited here; other pages read it.
 CURRENT_SPEC_KEY = "builder.spec"
@@ -23,7 +24,7 @@ def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
                       format_func=lambda s: t(f"picker.source.{s}"), key=f"{key}.source")
     if source == "builder":
         spec = st.session_state[CURRENT_SPEC_KEY]
-        st.caption(t("picker.builder_model", name=spec.name))
+        st.caption(t("picker.builder_model", name=plain(spec.name)))
         return spec
     if source == "saved":
         names = models_store.list_specs(workspace())

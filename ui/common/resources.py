@@ -16,6 +16,17 @@ def tensorflow_ready() -> bool:
     return True
 
 
+def warm_worker() -> None:
+    """Keep a warm training worker ready so Start does not wait for TensorFlow's import.
+
+    Cheap on every rerun: the pool only starts a process when none is idle or warming.
+    ``TFLAB_WARM_WORKER=0`` turns it off.
+    """
+    from tfcore.training import jobs
+
+    jobs.prewarm()
+
+
 @st.cache_resource(show_spinner=False)
 def workspace() -> Workspace:
     return default_workspace().ensure()

@@ -1,4 +1,4 @@
-"""The sidebar shared by every page: language, devices, jobs."""
+"""The sidebar shared by every page: language, presenter mode, devices, live job count."""
 
 from __future__ import annotations
 
@@ -6,19 +6,68 @@ import time
 
 import streamlit as st
 
-from tfcore.rundir import ACTIVE_STATES
+from tfcore.rundir import ACTIVE_STATES, RunStore
 from ui.common.i18n import language_selector, t
-from ui.common.resources import devices_report, run_store
+from ui.common.resources import devices_report, workspace
+
+PRESENTER_KEY = "presenter"            # the session's choice; not a widget key
+PRESENTER_WIDGET = "presenter_widget"
+PRESENTER_PARAM = "present"            # ?present=1 opens in presenter mode
+JOBS_EVERY = 3.0                       # seconds between refreshes of the active-run count
+PRESENTER_CSS = """<style>
+[data-testid="stMetricValue"] { font-size: 2.6rem; }
+[data-testid="stMetricLabel"] p { font-size: 1.4rem; }
+[data-testid="stCaptionContainer"] { font-size: 1.15rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 3rem; }
+</style>"""
+
+
+def presenter_mode() -> bool:
+    """Whether this session shows charts and numbers for a projector."""
+    if PRESENTER_KEY not in st.session_state:
+        st.session_state[PRESENTER_KEY] = st.query_params.get(PRESENTER_PARAM) in ("1", "true")
+    return bool(st.session_state[PRESENTER_KEY])
 
 
 def render() -> None:
     language_selector()
+    _presenter_toggle()
     report = devices_report()
     st.sidebar.caption(t("app.sidebar.devices", gpus=report.gpu_count,
                          logical=len(report.logical)))
+    with st.sidebar:
+        _jobs()
+
+
+def _presenter_toggle() -> None:
+    on = presenter_mode()
+    if st.session_state.get(PRESENTER_WIDGET) != on:
+        st.session_state[PRESENTER_WIDGET] = on
+
+    def _changed() -> None:
+        st.session_state[PRESENTER_KEY] = bool(st.session_state[PRESENTER_WIDGET])
+
+    st.sidebar.toggle(t("app.sidebar.presenter"), key=PRESENTER_WIDGET, on_change=_changed,
+                      help=t("app.sidebar.presenter_help"))
+    if presenter_mode():
+        st.html(PRESENTER_CSS)
+        if st.query_params.get(PRESENTER_PARAM) != "1":
+            st.query_params[PRESENTER_PARAM] = "1"
+    elif PRESENTER_PARAM in st.query_params:
+        del st.query_params[PRESENTER_PARAM]
+
+
+@st.cache_data(ttl=JOBS_EVERY / 2, show_spinner=False)
+def active_runs(runs_root: str) -> int:
+    """How many runs are queued, running or stopping (shared by every session briefly)."""
+    return sum(1 for r in RunStore(runs_root).list() if r.status.state in ACTIVE_STATES)
+
+
+@st.fragment(run_every=JOBS_EVERY)
+def _jobs() -> None:
+    """The active-run count; redraws itself every few seconds without a page rerun."""
     _reconcile_jobs()
-    active = [r for r in run_store().list() if r.status.state in ACTIVE_STATES]
-    st.sidebar.caption(t("app.sidebar.jobs", active=len(active)))
+    st.caption(t("app.sidebar.jobs", active=active_runs(str(workspace().runs))))
 
 
 _RECONCILED = [0.0]
@@ -32,7 +81,6 @@ def _reconcile_jobs() -> None:
     _RECONCILED[0] = time.time()
     try:
         from tfcore.training import jobs
-        from ui.common.resources import workspace
 
         jobs.reconcile(workspace().runs)
     except Exception:  # noqa: BLE001 - the sidebar never breaks a page

@@ -23,7 +23,7 @@ from tfcore.data import (
     save_upload,
 )
 from tfcore.errors import TFLabError
-from ui.common import pick, show_error, t, workspace
+from ui.common import kept, pick, plain, remember, show_error, t, workspace
 
 SOURCES = ("builtin", "tfds", "upload")
 UPLOAD_KINDS = {"csv": ["csv", "txt"], "npz": ["npz"], "images": ["zip"]}
@@ -31,16 +31,21 @@ POINT_SETS = ("circles", "xor", "spirals", "blobs")
 IMAGE_SIZES = (0, 28, 32, 64, 96, 128, 224, 256)
 
 
-def pick_dataset(key: str, default: str = DEFAULT_DATASET) -> DatasetRequest | None:
-    """Render the dataset widgets under ``key``; the chosen request, or None if incomplete."""
-    source = st.radio(t("data.source"), SOURCES, horizontal=True, key=f"{key}.source",
-                      format_func=lambda s: t(f"data.source.{s}"))
+def pick_dataset(key: str, default: str = DEFAULT_DATASET,
+                 model_shape: tuple | None = None) -> DatasetRequest | None:
+    """Render the dataset widgets under ``key``; the chosen request, or None if incomplete.
+
+    Every choice is kept across page switches. ``model_shape`` (the model's input shape)
+    sets the default size and channels of an uploaded image folder.
+    """
+    source = kept(st.radio, t("data.source"), SOURCES, horizontal=True, key=f"{key}.source",
+                  format_func=lambda s: t(f"data.source.{s}"))
     if source == "builtin":
         name, options = _builtin(key, default)
     elif source == "tfds":
         name, options = _tfds(key)
     else:
-        name, options = _upload(key)
+        name, options = _upload(key, model_shape)
     if name is None:
         return None
     val, test, seed = _splits(key, name)
@@ -50,20 +55,20 @@ def pick_dataset(key: str, default: str = DEFAULT_DATASET) -> DatasetRequest | N
 
 def _builtin(key: str, default: str) -> tuple[str, dict]:
     names = dataset_names()
-    name = st.selectbox(t("data.dataset"), names, key=f"{key}.name",
-                        index=names.index(default) if default in names else 0,
-                        format_func=lambda n: pick(dataset_title(n)))
+    name = kept(st.selectbox, t("data.dataset"), names, key=f"{key}.name", allowed=names,
+                index=names.index(default) if default in names else 0,
+                format_func=lambda n: pick(dataset_title(n)))
     st.caption(t(f"data.about.{name}"))
     options: dict = {}
     if name in POINT_SETS:
         cols = st.columns(3 if name == "blobs" else 2)
-        options["n_samples"] = cols[0].slider(t("data.opt.n_samples"), 50, 2000, 400, 50,
-                                              key=f"{key}.n_samples")
-        options["noise"] = cols[1].slider(t("data.opt.noise"), 0.0, 0.5, 0.1, 0.05,
-                                          key=f"{key}.noise")
+        options["n_samples"] = kept(cols[0].slider, t("data.opt.n_samples"), 50, 2000, value=400,
+                                    step=50, key=f"{key}.n_samples")
+        options["noise"] = kept(cols[1].slider, t("data.opt.noise"), 0.0, 0.5, value=0.1, step=0.05,
+                                key=f"{key}.noise")
         if name == "blobs":
-            options["classes"] = cols[2].slider(t("data.opt.classes"), 2, 8, 3,
-                                                key=f"{key}.classes")
+            options["classes"] = kept(cols[2].slider, t("data.opt.classes"), 2, 8, value=3,
+                                      key=f"{key}.classes")
     return name, options
 
 
@@ -71,17 +76,18 @@ def _tfds(key: str) -> tuple[str | None, dict]:
     ready = on_disk()
     st.caption(t("data.tfds.on_disk", dir=str(default_data_dir()),
                  names=", ".join(ready) or t("data.tfds.none")))
-    suggestion = st.selectbox(t("data.tfds.suggested"), [""] + sorted(set(SUGGESTED) | set(ready)),
-                              key=f"{key}.tfds_suggest",
-                              format_func=lambda n: n or t("data.tfds.type_below"))
-    typed = st.text_input(t("data.tfds.name"), value=suggestion or "", key=f"{key}.tfds_name",
-                          placeholder="mnist").strip()
+    suggested = [""] + sorted(set(SUGGESTED) | set(ready))
+    suggestion = kept(st.selectbox, t("data.tfds.suggested"), suggested, allowed=suggested,
+                      key=f"{key}.tfds_suggest",
+                      format_func=lambda n: n or t("data.tfds.type_below"))
+    typed = kept(st.text_input, t("data.tfds.name"), value=suggestion or "",
+                 key=f"{key}.tfds_name", placeholder="mnist").strip()
     options: dict = {}
-    size = st.selectbox(t("data.opt.image_size"), IMAGE_SIZES, key=f"{key}.tfds_size",
-                        format_func=lambda s: t("data.opt.native") if s == 0 else f"{s} x {s}")
+    size = kept(st.selectbox, t("data.opt.image_size"), IMAGE_SIZES, key=f"{key}.tfds_size",
+                format_func=lambda s: t("data.opt.native") if s == 0 else f"{s} x {s}")
     if size:
         options["image_size"] = size
-    if st.checkbox(t("data.tfds.download"), key=f"{key}.tfds_download"):
+    if kept(st.checkbox, t("data.tfds.download"), key=f"{key}.tfds_download"):
         options["download"] = True
         st.caption(t("data.tfds.download_help"))
     if not typed:
@@ -90,9 +96,18 @@ def _tfds(key: str) -> tuple[str | None, dict]:
     return f"tfds:{typed}", options
 
 
-def _upload(key: str) -> tuple[str | None, dict]:
-    kind = st.radio(t("data.upload.kind"), list(UPLOAD_KINDS), horizontal=True,
-                    key=f"{key}.upload_kind", format_func=lambda k: t(f"data.upload.kind.{k}"))
+def _image_defaults(model_shape: tuple | None) -> tuple[int, int]:
+    """Image size and channels that fit a model taking (size, size, channels) inputs;
+    64 x 64 RGB when the model says nothing."""
+    if model_shape and len(model_shape) == 3 and model_shape[0] == model_shape[1] \
+            and isinstance(model_shape[0], int) and model_shape[0] > 0:
+        return int(model_shape[0]), int(model_shape[2]) if model_shape[2] in (1, 3) else 3
+    return 64, 3
+
+
+def _upload(key: str, model_shape: tuple | None = None) -> tuple[str | None, dict]:
+    kind = kept(st.radio, t("data.upload.kind"), list(UPLOAD_KINDS), horizontal=True,
+                key=f"{key}.upload_kind", format_func=lambda k: t(f"data.upload.kind.{k}"))
     st.caption(t(f"data.upload.help.{kind}"))
     uploaded = st.file_uploader(t("data.upload.file"), type=UPLOAD_KINDS[kind],
                                 key=f"{key}.file.{kind}")
@@ -105,14 +120,17 @@ def _upload(key: str) -> tuple[str | None, dict]:
         else:
             st.session_state[f"{saved_key}.id"] = uploaded.file_id
             st.session_state[f"{key}.stored.{kind}"] = stored
-            st.success(t("data.upload.saved", name=stored))
+            # the file just uploaded becomes the chosen one (also over an earlier choice)
+            remember(f"{key}.upload_file.{kind}", stored)
+            st.session_state.pop(f"{key}.upload_file.{kind}", None)
+            st.success(t("data.upload.saved", name=plain(stored)))
     files = list_uploads(kind, workspace())
     if not files:
         st.info(t("data.upload.none"))
         return None, {}
     chosen = st.session_state.get(f"{key}.stored.{kind}")
-    arg = st.selectbox(t("data.upload.choose"), files, key=f"{key}.upload_file.{kind}",
-                       index=files.index(chosen) if chosen in files else 0)
+    arg = kept(st.selectbox, t("data.upload.choose"), files, key=f"{key}.upload_file.{kind}",
+               allowed=files, index=files.index(chosen) if chosen in files else 0)
     options: dict = {}
     if kind == "csv":
         try:
@@ -123,23 +141,27 @@ def _upload(key: str) -> tuple[str | None, dict]:
         if len(columns) < 2:
             st.warning(t("data.upload.csv_columns"))
             return None, {}
-        options["target"] = st.selectbox(t("data.opt.target"), columns,
-                                         index=len(columns) - 1, key=f"{key}.target.{arg}")
-        task = st.radio(t("data.opt.task"), ["auto", "classification", "regression"],
-                        horizontal=True, key=f"{key}.task.{arg}",
-                        format_func=lambda s: t(f"data.task.{s}"))
+        options["target"] = kept(st.selectbox, t("data.opt.target"), columns, allowed=columns,
+                                 index=len(columns) - 1, key=f"{key}.target.{arg}")
+        task = kept(st.radio, t("data.opt.task"), ["auto", "classification", "regression"],
+                    horizontal=True, key=f"{key}.task.{arg}",
+                    format_func=lambda s: t(f"data.task.{s}"))
         if task != "auto":
             options["task"] = task
-        if not st.checkbox(t("data.opt.normalize"), value=True, key=f"{key}.norm.{arg}"):
+        if not kept(st.checkbox, t("data.opt.normalize"), value=True, key=f"{key}.norm.{arg}"):
             options["normalize"] = False
     elif kind == "images":
         cols = st.columns(2)
-        options["image_size"] = cols[0].selectbox(t("data.opt.image_size"), IMAGE_SIZES[1:],
-                                                  index=2, key=f"{key}.img_size",
-                                                  format_func=lambda s: f"{s} x {s}")
-        options["channels"] = cols[1].radio(t("data.opt.channels"), [3, 1], horizontal=True,
-                                            key=f"{key}.channels",
-                                            format_func=lambda c: t(f"data.opt.channels.{c}"))
+        size, channels = _image_defaults(model_shape)
+        sizes = sorted(set(IMAGE_SIZES[1:]) | {size})
+        # keyed by the model's size: choosing another model brings its size back as default
+        options["image_size"] = kept(cols[0].selectbox, t("data.opt.image_size"), sizes,
+                                     index=sizes.index(size), key=f"{key}.img_size.{size}",
+                                     allowed=sizes, format_func=lambda s: f"{s} x {s}")
+        options["channels"] = kept(cols[1].radio, t("data.opt.channels"), [3, 1],
+                                   horizontal=True, index=[3, 1].index(channels),
+                                   key=f"{key}.channels.{channels}",
+                                   format_func=lambda c: t(f"data.opt.channels.{c}"))
     return f"upload:{kind}:{arg}", options
 
 
@@ -148,10 +170,12 @@ def _splits(key: str, name: str) -> tuple[float, float, int]:
         if name == "house_prices":
             st.caption(t("data.split.fixed"))
         cols = st.columns(3)
-        val = cols[0].slider(t("data.split.val"), 0.0, 0.5, 0.1, 0.05, key=f"{key}.val")
-        test = cols[1].slider(t("data.split.test"), 0.0, 0.5, 0.2, 0.05, key=f"{key}.test")
-        seed = int(cols[2].number_input(t("data.split.seed"), 0, 2**31 - 1, 0, 1,
-                                        key=f"{key}.seed"))
+        val = kept(cols[0].slider, t("data.split.val"), 0.0, 0.5, value=0.1, step=0.05,
+                   key=f"{key}.val")
+        test = kept(cols[1].slider, t("data.split.test"), 0.0, 0.5, value=0.2, step=0.05,
+                    key=f"{key}.test")
+        seed = int(kept(cols[2].number_input, t("data.split.seed"), 0, 2**31 - 1, value=0, step=1,
+                        key=f"{key}.seed"))
     return float(val), float(test), seed
 
 

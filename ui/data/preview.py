@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.data import DatasetBundle
-from ui.common import pick, t
+from ui.common import pick, plain, t
 
 GRID_IMAGES = 24
 TABLE_ROWS = 50
@@ -18,7 +18,7 @@ SCATTER_POINTS = 2000
 def show_preview(bundle: DatasetBundle) -> None:
     """Summary line, class counts chart and a kind-specific look at the training split."""
     info = bundle.info
-    st.subheader(t("data.preview.title", title=pick(info.title)))
+    st.subheader(t("data.preview.title", title=plain(pick(info.title))))
     cols = st.columns(4)
     cols[0].metric(t("data.preview.train"), info.n_train)
     cols[1].metric(t("data.preview.val"), info.n_val)

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import CheckpointList, RunSummary, list_checkpoints, list_variables
-from ui.common import PAGES, guarded, show_error, t
+from ui.common import PAGES, guarded, plain, show_error, t, teacher_login
 from ui.runs.detail import pick_checkpoint, variable_browser
 
 EVAL = "runs.eval.result"
@@ -64,7 +64,7 @@ def _show_eval(result: dict) -> None:
     st.subheader(t("runs.restore.result", ckpt=result["checkpoint"], step=result["step"]))
     if not result["complete"]:
         st.error(t("runs.restore.incomplete", ckpt=result["checkpoint"]))
-        st.markdown("\n".join(f"- {line}" for line in result["problems"]))
+        st.markdown("\n".join(f"- {plain(line)}" for line in result["problems"]))
         return
     reported = result.get("reported") or {}
     cols = st.columns(max(1, len(result["metrics"])))
@@ -185,12 +185,13 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
     """Rename, tag, delete old checkpoints, delete the whole run (after a confirmation)."""
     from tfcore.runs import admin as run_admin
 
+    allowed = teacher_login("runs.manage.teacher")   # a shared server: teacher only
     cols = st.columns(2)
     name = cols[0].text_input(t("runs.manage.name"), value=summary.name,
                               key=f"runs.manage.name.{summary.run_id}")
     tags = cols[1].text_input(t("runs.manage.tags"), value=", ".join(summary.tags),
                               key=f"runs.manage.tags.{summary.run_id}")
-    if st.button(t("runs.manage.save"), key="runs.manage.save"):
+    if st.button(t("runs.manage.save"), key="runs.manage.save", disabled=not allowed):
         with guarded():
             run_admin.rename_run(root, summary.run_id, name)
             run_admin.set_tags(root, summary.run_id, tags.split(","))
@@ -200,19 +201,20 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
     cols = st.columns(2)
     keep = cols[0].number_input(t("runs.manage.keep"), min_value=1, max_value=100, value=1,
                                 key="runs.manage.keep")
-    if cols[1].button(t("runs.manage.prune"), key="runs.manage.prune"):
+    if cols[1].button(t("runs.manage.prune"), key="runs.manage.prune", disabled=not allowed):
         with guarded():
             out = run_admin.delete_old_checkpoints(root, summary.run_id, int(keep))
             st.session_state[FLASH] = ("manage", t("runs.manage.pruned",
                                                    count=len(out.removed),
                                                    size=out.freed_bytes / 1024))
-    confirm = st.checkbox(t("runs.manage.confirm", name=summary.name),
+    confirm = st.checkbox(t("runs.manage.confirm", name=plain(summary.name)),
                           key=f"runs.manage.confirm.{summary.run_id}")
-    if st.button(t("runs.manage.delete"), disabled=not confirm, type="primary",
+    if st.button(t("runs.manage.delete"), disabled=not (confirm and allowed), type="primary",
                  key="runs.manage.delete"):
         with guarded():
             run_admin.delete_run(root, summary.run_id)
-            st.session_state[FLASH] = ("manage", t("runs.manage.deleted", name=summary.name))
+            st.session_state[FLASH] = ("manage", t("runs.manage.deleted",
+                                                   name=plain(summary.name)))
             st.rerun()
     _flash("manage")
 
@@ -270,4 +272,4 @@ def _show_report(report) -> None:
         "how": t("runs.match.col.how")})
     st.dataframe(frame, hide_index=True, width="stretch")
     for problem in report.problems:
-        st.warning(t("runs.ckpt.problem", problem=problem))
+        st.warning(t("runs.ckpt.problem", problem=plain(problem)))

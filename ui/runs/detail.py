@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from tfcore.jsonio import read_json
+from tfcore.rundir import RunStore
 from tfcore.runs import (
     CheckpointList,
     RunSummary,
@@ -20,7 +20,7 @@ from tfcore.runs import (
     run_curves,
     variable_stats,
 )
-from ui.common import guarded, t
+from ui.common import guarded, plain, t
 from ui.runs import charts
 
 
@@ -53,16 +53,16 @@ def pick_checkpoint(listing: CheckpointList, key: str, default_last: bool = True
 
 def config_tab(run_dir: Path, summary: RunSummary) -> None:
     """What was asked (run.json) and where the run stands (status.json)."""
-    request = read_json(run_dir / "run.json") or {}
-    status = read_json(run_dir / "status.json") or {}
+    record = RunStore(run_dir.parent).get(run_dir.name)     # checked files, cached
+    request = record.request
     cols = st.columns(4)
     cols[0].metric(t("runs.col.state"), t(f"state.{summary.state}"))
     cols[1].metric(t("runs.col.steps"), summary.steps)
     cols[2].metric(t("runs.col.duration"),
                    f"{summary.duration:.1f} s" if summary.duration else "-")
     cols[3].metric(t("runs.col.device"), summary.device)
-    if status.get("message"):
-        st.warning(t("runs.detail.message", message=status["message"]))
+    if record.status.message:
+        st.warning(t("runs.detail.message", message=plain(record.status.message)))
     left, right = st.columns(2)
     with left:
         st.caption(t("runs.detail.training"))

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import X_AXES, RunSummary, group_curves, metric_names, run_curves
-from ui.common import t
+from ui.common import located_text, t
 from ui.runs import charts
 
 COMPARE = "runs.compare"
@@ -56,7 +56,9 @@ def runs_table(shown: Sequence[RunSummary]) -> None:
                t("runs.col.device"): s.device, t("runs.col.state"): t(f"state.{s.state}"),
                t("runs.col.start"): _when(s.started),
                t("runs.col.duration"): round(s.duration, 1) if s.duration else None,
-               t("runs.col.steps"): s.steps, t("runs.col.tags"): ", ".join(s.tags)}
+               t("runs.col.steps"): s.steps, t("runs.col.tags"): ", ".join(s.tags),
+               t("runs.col.problems"): "; ".join(located_text(p, markdown=False)
+                                                 for p in s.problems)}
         row.update({k: round(v, 4) for k, v in s.final.items() if not k.startswith("train/")
                     or k == "train/loss"})
         rows.append(row)

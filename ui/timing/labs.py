@@ -19,7 +19,7 @@ from tfcore.timing import (
     run_tracing,
     trusted_code_enabled,
 )
-from ui.common import guarded, pick, t
+from ui.common import guarded, pick, t, teacher_login
 
 TRACE_KEY, AUTOGRAPH_KEY = "timing.trace_result", "timing.autograph_result"
 
@@ -84,6 +84,8 @@ def autograph_panel() -> None:
     st.subheader(t("timing.ag.custom"))
     if not trusted_code_enabled():
         st.caption(t("timing.ag.untrusted"))
+        return
+    if not teacher_login("timing.ag.teacher"):    # a shared server: teacher only
         return
     source = st.text_area(t("timing.ag.source"), "def f(x):\n    if x > 0:\n        x = -x\n"
                           "    return x\n", key="timing.ag.source")

@@ -20,7 +20,7 @@ from tfcore.timing import (
     parse_values,
     run_in_worker,
 )
-from ui.common import devices_report, guarded, pick, pick_model, t
+from ui.common import devices_report, guarded, pick, pick_model, plain, t
 from ui.timing import charts
 
 RESULT_KEY, G1_KEY, SWEEP_KEY = "timing.result", "timing.g1_result", "timing.sweep_result"
@@ -71,7 +71,7 @@ def mode_table(result: TimingResult) -> pd.DataFrame:
 
 def show_result(result: TimingResult) -> None:
     """Chart, speedups, first-call costs, utilization and the plain-language reading."""
-    st.caption(t("timing.result.header", model=result.model, params=result.params,
+    st.caption(t("timing.result.header", model=plain(result.model), params=result.params,
                  batch=result.batch_size, steps=result.steps, device=result.device["name"],
                  device_model=result.device.get("model", ""), workload=t(
                      f"timing.workload.{result.workload}"),

@@ -1,13 +1,22 @@
-"""The Train page: the setup form, the live panel and its charts.
+"""The Train page: the setup form (kept across pages, mirrored in the URL, checked against
+the dataset), the live panel and its charts.
 
 Code outside this package imports only the names below (``__all__``).
 """
 
 from __future__ import annotations
 
-from ui.training.form import setup_form
-from ui.training.live import BUFFER_KEY, RUN_KEY, live_panel
+from ui.training.form import FormResult, setup_form
+from ui.training.live import (
+    BUFFER_KEY,
+    RUN_KEY,
+    live_panel,
+    mark_started,
+    run_label,
+    watched_run,
+)
 
 __all__ = [
-    "BUFFER_KEY", "live_panel", "RUN_KEY", "setup_form",
+    "BUFFER_KEY", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
+    "setup_form", "watched_run",
 ]

@@ -1,8 +1,8 @@
 """Pure data shaping and altair charts for the live training panel.
 
 Series are kept as numpy-friendly column lists; every drawn series is smoothed on its
-full length, then averaged into at most ``MAX_POINTS`` buckets so 100,000 logged steps
-draw as fast as 1,000.
+full length, then decimated to at most ``MAX_POINTS`` by keeping each bucket's minimum and
+maximum (spikes survive), so 100,000 logged steps draw as fast as 1,000.
 """
 
 from __future__ import annotations
@@ -49,11 +49,12 @@ class SeriesBuffer:
         return count
 
     def names(self) -> list[str]:
-        """Loss first, then metric names present in the train or val records."""
+        """Loss first, then numeric metric names present in the train or val records."""
         found: list[str] = []
         for split in ("train", "val"):
-            for key in self.columns.get(split, {}):
-                if key not in SKIP and key not in found:
+            for key, column in self.columns.get(split, {}).items():
+                numeric = isinstance(column[-1], (int, float)) and not isinstance(column[-1], bool)
+                if key not in SKIP and key not in found and numeric:
                     found.append(key)
         return sorted(found, key=lambda k: (k != "loss", k))
 
@@ -65,30 +66,46 @@ class SeriesBuffer:
 
 
 def ema(values: np.ndarray, weight: float) -> np.ndarray:
-    """TensorBoard-style debiased exponential moving average (NaNs are carried over)."""
+    """TensorBoard's smoothing: ``last = weight * last + (1 - weight) * v`` over the finite
+    values, shown debiased as ``last / (1 - weight ** n)`` (n = finite values so far), so
+    the curve starts at the first value instead of near zero. A non-finite value is
+    skipped and shows the previous smoothed value (NaN before the first finite one)."""
+    values = np.asarray(values, dtype=float)
     if weight <= 0 or len(values) == 0:
         return values
     from scipy.signal import lfilter
 
-    clean = np.where(np.isfinite(values), values, 0.0)
-    mask = np.isfinite(values).astype(float)
-    num = lfilter([1 - weight], [1, -weight], clean)
-    den = lfilter([1 - weight], [1, -weight], mask)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / den, np.nan)
+    finite = np.isfinite(values)
+    smoothed = np.full(len(values), np.nan)
+    clean = values[finite]
+    if len(clean):
+        last = lfilter([1 - weight], [1, -weight], clean)
+        smoothed[finite] = last / (1 - weight ** np.arange(1, len(clean) + 1))
+    seen = np.maximum.accumulate(np.where(finite, np.arange(len(values)), -1))
+    return np.where(seen >= 0, smoothed[np.maximum(seen, 0)], np.nan)
 
 
-def downsample(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
-    """Bucket means of (x, y) so at most ``max_points`` remain (the last point is kept)."""
+def downsample(x: np.ndarray, y: np.ndarray,
+               max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``max_points`` of (x, y), in order: the first and last point and, in each of
+    ``(max_points - 2) // 2`` equal buckets, the point with the smallest and the one with the
+    largest y, so spikes survive (min/max decimation). Values are never averaged."""
+    x, y = np.asarray(x), np.asarray(y, dtype=float)
     n = len(x)
     if n <= max_points:
         return x, y
-    k = math.ceil(n / max_points)
-    m = (n // k) * k
-    xs = x[:m].reshape(-1, k).mean(axis=1)
-    with np.errstate(invalid="ignore"):
-        ys = np.nanmean(y[:m].reshape(-1, k), axis=1) if np.isfinite(y).any() else y[:m:k]
-    return np.append(xs, x[-1]), np.append(ys, y[-1])
+    buckets = max(1, (max_points - 2) // 2)
+    size = math.ceil(n / buckets)
+    buckets = math.ceil(n / size)
+    pad = buckets * size - n
+    finite = np.isfinite(y)
+    low = np.pad(np.where(finite, y, np.inf), (0, pad), constant_values=np.inf)
+    high = np.pad(np.where(finite, y, -np.inf), (0, pad), constant_values=-np.inf)
+    starts = np.arange(buckets) * size
+    picks = np.concatenate([[0, n - 1], starts + low.reshape(buckets, size).argmin(axis=1),
+                            starts + high.reshape(buckets, size).argmax(axis=1)])
+    index = np.unique(picks[picks < n])
+    return x[index], y[index]
 
 
 def step_frame(buffer: SeriesBuffer, name: str, smoothing: float,
@@ -134,17 +151,92 @@ def epoch_frame(buffer: SeriesBuffer, name: str, labels: Mapping[str, str]) -> p
     return frame[np.isfinite(frame["value"].astype(float))]
 
 
-def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool,
-               x_title: str) -> alt.Chart:
-    positive = frame[frame["value"] > 0] if log_scale else frame
-    scale = alt.Scale(type="log") if log_scale else alt.Scale(zero=False)
-    return (alt.Chart(positive, title=title)
-            .mark_line(point=alt.OverlayMarkDef(size=12) if len(positive) < 60 else False)
-            .encode(x=alt.X(f"{x}:Q", title=x_title),
-                    y=alt.Y("value:Q", title=title, scale=scale),
-                    color=alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom")),
-                    tooltip=[x, "series", alt.Tooltip("value:Q", format=".5g")])
-            .properties(height=260))
+@dataclass(frozen=True)
+class ChartStyle:
+    """Sizes of a live chart; ``PRESENTER`` is large enough to read on a projector.
+    ``height`` is the whole chart's (Streamlit fits title, axes and legend inside it)."""
+
+    height: int = 340
+    font: int = 12
+    title_font: int = 14
+    line: float = 2.0
+    point: int = 16
+
+
+NORMAL = ChartStyle()
+PRESENTER = ChartStyle(height=580, font=20, title_font=26, line=4.0, point=60)
+BOUNDED = ("acc", "auc", "precision", "recall")     # metrics that live in [0, 1]
+RAW_COLOR, SMOOTH_COLOR, VAL_COLOR = "#9ecae9", "#1f77b4", "#ff7f0e"
+
+
+def bounded(name: str) -> bool:
+    """Whether a metric is a fraction in [0, 1] (accuracy and friends)."""
+    return any(word in name for word in BOUNDED)
+
+
+def y_domain(name: str, values: np.ndarray, log_scale: bool = False) -> list[float] | None:
+    """The y range a chart of ``name`` shows: [0, 1] for fractions that stay inside it,
+    else the data's range with 5 % margin (never below 0 for non-negative data); for a
+    log scale the positive range. None when there is nothing finite to draw."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values) & ((values > 0) if log_scale else True)]
+    if not len(values):
+        return None
+    low, high = float(values.min()), float(values.max())
+    if log_scale:
+        return [low, high] if high > low else [low / 2, high * 2]
+    if bounded(name) and low >= -1e-6 and high <= 1 + 1e-6:    # smoothing may round past 1
+        return [0.0, 1.0]
+    margin = 0.05 * (high - low) if high > low else (0.05 * abs(high) or 0.5)
+    bottom = low - margin
+    if low >= 0 > bottom:
+        bottom = 0.0
+    return [bottom, high + margin]
+
+
+def series_colors(labels: Mapping[str, str], smoothing: float) -> dict[str, str]:
+    """Series label -> colour: raw train light (behind), smoothed train dark, validation
+    orange; without smoothing the raw train series is the dark one."""
+    return {labels["train"]: RAW_COLOR if smoothing > 0 else SMOOTH_COLOR,
+            labels["smoothed"]: SMOOTH_COLOR, labels["val"]: VAL_COLOR}
+
+
+def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool, x_title: str,
+               style: ChartStyle = NORMAL, colors: Mapping[str, str] | None = None,
+               behind: str | None = None) -> alt.Chart:
+    """Lines of the ``value`` column by ``series``; the y axis fits the data (fractions:
+    [0, 1]) with ticks and a title. ``colors`` maps series labels to colours; the series
+    named ``behind`` (the raw train values) is drawn thin, under the others."""
+    data = frame[frame["value"] > 0] if log_scale else frame
+    domain = y_domain(title, data["value"], log_scale)
+    scale = alt.Scale(type="log" if log_scale else "linear", zero=False,
+                      nice=not log_scale and domain != [0.0, 1.0],
+                      **({"domain": domain} if domain else {}))
+    legend = alt.Legend(orient="top", labelFontSize=style.font, symbolStrokeWidth=style.line,
+                        symbolType="stroke", symbolSize=style.font * 20)
+    color = alt.Color("series:N", title=None, legend=legend,
+                      **({"scale": alt.Scale(domain=list(colors), range=list(colors.values()))}
+                         if colors else {}))
+    axis = {"labelFontSize": style.font, "titleFontSize": style.font, "tickCount": 6}
+    encoding = {
+        "x": alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(**axis),
+                   scale=alt.Scale(zero=False, nice=True)),
+        "y": alt.Y("value:Q", title=title, scale=scale, axis=alt.Axis(grid=True, **axis)),
+        "color": color,
+        "tooltip": [alt.Tooltip(f"{x}:Q", title=x_title), alt.Tooltip("series:N", title=" "),
+                    alt.Tooltip("value:Q", format=".5g", title=title)],
+    }
+    under = data[data["series"] == behind] if behind else data.iloc[:0]
+    over = data[data["series"] != behind] if behind else data
+    points = alt.OverlayMarkDef(size=style.point) if len(over) < 60 else False
+    layers = []
+    if len(under):
+        layers.append(alt.Chart(under).mark_line(strokeWidth=max(1.0, style.line / 2),
+                                                 clip=True).encode(**encoding))
+    layers.append(alt.Chart(over).mark_line(point=points, strokeWidth=style.line, clip=True)
+                  .encode(**encoding))
+    return alt.layer(*layers, title=alt.Title(title, fontSize=style.title_font)).properties(
+        height=style.height)
 
 
 def confusion_chart(matrix: np.ndarray, names: list[str], true_title: str,

@@ -1,14 +1,20 @@
 """The Train page's setup widgets: model, dataset, device and hyperparameters -> the
-``run.json`` request that ``tfcore.training.jobs.start_run`` takes."""
+``run.json`` request that ``tfcore.training.jobs.start_run`` takes.
+
+Every value is kept across page switches (``ui.common.kept``) and mirrored in the URL
+(``ui.training.url``); a model that cannot fit the dataset disables Train and says why.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import streamlit as st
 
-from tfcore.model import ModelSpec, from_dict
+from tfcore.data import dataset_names
+from tfcore.model import ModelSpec, from_dict, get_preset, preset_names, preset_title
+from tfcore.model import store as models_store
 from tfcore.training import (
     CPU,
     GPU,
@@ -17,15 +23,26 @@ from tfcore.training import (
     MIRRORED,
     OPTIMIZERS,
     SCHEDULES,
+    TrainConfig,
     default_loss_and_metrics,
-    shapes_fit,
 )
-from ui.common import devices_report, pick, pick_model, t
+from ui.common import (
+    CURRENT_SPEC_KEY,
+    devices_report,
+    kept,
+    pick,
+    plain,
+    t,
+    workspace,
+)
 from ui.data import load_with_spinner, pick_dataset
+from ui.training.fit import fit_problems
+from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
 WEIGHTS_KEY = "train.initial_weights"    # workspace-relative .weights.h5 to start from
-DEVICE_CHOICES = ("cpu", "gpu", "mirrored", "logical")
+MODEL_KEY = "train.model"
+PACING = "steps_per_second" in {f.name for f in fields(TrainConfig)}
 
 
 @dataclass(frozen=True)
@@ -36,6 +53,16 @@ class DeviceChoice:
     replicas: int
 
 
+@dataclass
+class FormResult:
+    """The run request (None while something is missing or does not fit), the reasons
+    Train is disabled, and the values mirrored in the URL."""
+
+    request: dict | None = None
+    problems: list[str] = field(default_factory=list)
+    query: dict = field(default_factory=dict)
+
+
 def _handed_spec() -> ModelSpec | None:
     value = st.session_state.get(SPEC_KEY)
     if value is None:
@@ -43,42 +70,72 @@ def _handed_spec() -> ModelSpec | None:
     return value if isinstance(value, ModelSpec) else from_dict(value)
 
 
-def model_section() -> tuple[ModelSpec | None, str | None]:
+def model_section(query: dict) -> tuple[ModelSpec | None, str | None]:
     """The model to train and the initial weights (from the weights lab), if any."""
     handed = _handed_spec()
     weights = st.session_state.get(WEIGHTS_KEY)
-    if handed is not None and st.toggle(t("train.use_handed", name=handed.name), value=True,
-                                        key="train.use_handed"):
+    if handed is not None and kept(st.toggle, t("train.use_handed", name=handed.name),
+                                   value=True, key="train.use_handed"):
         if weights:
-            st.caption(t("train.initial_weights", path=str(weights)))
+            st.caption(t("train.initial_weights", path=plain(weights)))
         return handed, weights or None
-    return pick_model("train.model"), None
+    return _pick_model(query), None
 
 
-def device_section(batch_size: int) -> DeviceChoice:
+def _pick_model(query: dict) -> ModelSpec | None:
+    """Model source (builder / preset / saved) and the choice: the widgets of
+    ``ui.common.pick_model``, with their values kept across pages."""
+    sources = ["preset", "saved"]
+    if st.session_state.get(CURRENT_SPEC_KEY) is not None:
+        sources.insert(0, "builder")
+    source = kept(st.radio, t("picker.source"), sources, horizontal=True, allowed=sources,
+                  format_func=lambda s: t(f"picker.source.{s}"), key=f"{MODEL_KEY}.source")
+    if source == "builder":
+        spec = st.session_state[CURRENT_SPEC_KEY]
+        st.caption(t("picker.builder_model", name=spec.name))
+        return spec
+    if source == "saved":
+        names = models_store.list_specs(workspace())
+        if not names:
+            st.info(t("picker.no_saved"))
+            return None
+        name = kept(st.selectbox, t("picker.saved"), names, key=f"{MODEL_KEY}.saved",
+                    allowed=names)
+        return models_store.load_spec(workspace(), name)
+    names = preset_names()
+    name = kept(st.selectbox, t("picker.preset"), names, index=names.index("mlp"),
+                key=f"{MODEL_KEY}.preset", allowed=names,
+                format_func=lambda n: pick(preset_title(n)))
+    query["preset"] = name
+    return get_preset(name)
+
+
+def device_section(batch_size: int, query: dict) -> DeviceChoice:
     """Device radio plus its settings; shows replicas and global/per-replica batch."""
     gpus = devices_report().gpu_count
     options = list(DEVICE_CHOICES if gpus else ("cpu", "logical"))
-    kind = st.radio(t("train.device"), options, horizontal=True, key="train.device",
-                    format_func=lambda k: t(f"train.device.{k}"))
+    kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
+                allowed=options, format_func=lambda k: t(f"train.device.{k}"))
+    query["device"] = kind
     config: dict[str, Any] = {"kind": CPU}
     replicas = 1
     if kind == "gpu":
-        index = st.number_input(t("train.gpu_index"), 0, max(0, gpus - 1), 0,
-                                key="train.gpu_index")
+        index = kept(st.number_input, t("train.gpu_index"), 0, max(0, gpus - 1), value=0,
+                     key="train.gpu_index")
         config = {"kind": GPU, "gpus": [int(index)]}
     elif kind == "mirrored":
         config, replicas = {"kind": MIRRORED}, gpus
     elif kind == "logical":
-        count = st.number_input(t("train.logical_count"), 2, 8, 2, key="train.logical_count")
+        count = kept(st.number_input, t("train.logical_count"), 2, 8, value=2,
+                     key="train.logical_count")
         config, replicas = {"kind": MIRRORED, "logical_devices": int(count)}, int(count)
         st.caption(t("train.logical_help_gpu" if gpus else "train.logical_help_cpu"))
     if gpus and kind in ("gpu", "mirrored", "logical"):
-        limit = st.number_input(t("train.memory_limit"), 0, 1_000_000, 0, 256,
-                                key="train.memory_limit")
+        limit = kept(st.number_input, t("train.memory_limit"), 0, 1_000_000, value=0, step=256,
+                     key="train.memory_limit")
         config["memory_limit_mb"] = int(limit)
-        config["memory_growth"] = st.checkbox(t("train.memory_growth"), value=True,
-                                              key="train.memory_growth")
+        config["memory_growth"] = kept(st.checkbox, t("train.memory_growth"), value=True,
+                                       key="train.memory_growth")
     st.caption(t("train.replicas", replicas=replicas, batch=batch_size,
                  per_replica=max(1, batch_size // max(1, replicas))))
     return DeviceChoice(config, replicas)
@@ -88,79 +145,112 @@ def _options(names: list[str], prefix: str) -> dict:
     return {"options": names, "format_func": lambda n: t(f"{prefix}.{n}")}
 
 
-def training_section(task: str, num_classes: int | None) -> dict:
-    """Loop, optimizer, schedule, loss, metrics and sizes -> TrainConfig dict."""
+def _pace_label(pace: int) -> str:
+    return t("train.pace.rate", n=pace) if pace else t("train.pace.unlimited")
+
+
+def training_section(task: str, num_classes: int | None, query: dict) -> dict:
+    """Loop, optimizer, schedule, loss, metrics, sizes and pacing -> TrainConfig dict."""
     loss_default, metrics_default = default_loss_and_metrics(task, num_classes)
     c1, c2, c3 = st.columns(3)
     with c1:
-        loop = st.radio(t("train.loop"), key="train.loop", horizontal=True,
-                        **_options(["fit", "custom"], "train.loop"))
-        eager = loop == "custom" and st.checkbox(t("train.eager"), key="train.eager")
-        epochs = st.number_input(t("train.epochs"), 1, 100_000, 5, key="train.epochs")
-        batch = st.number_input(t("train.batch_size"), 1, 65_536, 50, key="train.batch_size")
+        loop = kept(st.radio, t("train.loop"), key="train.loop", horizontal=True,
+                    **_options(["fit", "custom"], "train.loop"))
+        eager = loop == "custom" and kept(st.checkbox, t("train.eager"), key="train.eager")
+        epochs = kept(st.number_input, t("train.epochs"), 1, 100_000, value=5, key="train.epochs")
+        batch = kept(st.number_input, t("train.batch_size"), 1, 65_536, value=50,
+                     key="train.batch_size")
     with c2:
-        optimizer = st.selectbox(t("train.optimizer"), key="train.optimizer",
-                                 **_options(list(OPTIMIZERS), "train.opt"),
-                                 index=list(OPTIMIZERS).index("adam"))
-        lr = st.number_input(t("train.lr"), 1e-7, 1e7, 1e-3, format="%g", key="train.lr")
+        optimizer = kept(st.selectbox, t("train.optimizer"), key="train.optimizer",
+                         index=list(OPTIMIZERS).index("adam"),
+                         **_options(list(OPTIMIZERS), "train.opt"))
+        lr = kept(st.number_input, t("train.lr"), 1e-7, 1e7, value=1e-3, format="%g",
+                  key="train.lr")
         momentum = 0.0
         if optimizer in ("sgd", "rmsprop"):
-            momentum = st.slider(t("train.momentum"), 0.0, 0.99, 0.0, 0.01,
-                                 key="train.momentum")
-        schedule = st.selectbox(t("train.schedule"), key="train.schedule",
-                                **_options(list(SCHEDULES), "train.sched"))
+            momentum = kept(st.slider, t("train.momentum"), 0.0, 0.99, value=0.0, step=0.01,
+                            key="train.momentum")
+        schedule = kept(st.selectbox, t("train.schedule"), key="train.schedule",
+                        **_options(list(SCHEDULES), "train.sched"))
     with c3:
         losses = list(LOSSES)
-        loss = st.selectbox(t("train.loss"), losses, index=losses.index(loss_default),
-                            key=f"train.loss.{task}")
-        metrics = st.multiselect(t("train.metrics"), list(METRICS),
-                                 default=list(metrics_default), key=f"train.metrics.{task}")
-        seed = st.number_input(t("train.seed"), 0, 2**31 - 1, 0, key="train.seed")
+        loss = kept(st.selectbox, t("train.loss"), losses, index=losses.index(loss_default),
+                    key=f"train.loss.{task}")
+        metrics = kept(st.multiselect, t("train.metrics"), list(METRICS),
+                       default=list(metrics_default), key=f"train.metrics.{task}")
+        seed = kept(st.number_input, t("train.seed"), 0, 2**31 - 1, value=0,
+                    key="train.seed")
+        pace = 0
+        if PACING:
+            pace = kept(st.selectbox, t("train.pace"), PACES, key="train.pace",
+                        allowed=PACES, format_func=_pace_label, help=t("train.pace_help"))
     with st.expander(t("train.advanced")):
         a1, a2, a3 = st.columns(3)
-        ckpt_every = a1.number_input(t("train.ckpt_every"), 1, 10_000_000, 100,
-                                     key="train.ckpt_every")
-        keep = a2.number_input(t("train.keep"), 1, 100, 3, key="train.keep")
-        validate_every = a1.number_input(t("train.validate_every"), 1, 1_000_000, 1,
-                                         key="train.validate_every")
-        mixed = a3.checkbox(t("train.mixed_precision"), key="train.mixed")
+        ckpt_every = kept(a1.number_input, t("train.ckpt_every"), 1, 10_000_000, value=100,
+                          key="train.ckpt_every")
+        keep = kept(a2.number_input, t("train.keep"), 1, 100, value=3, key="train.keep")
+        validate_every = kept(a1.number_input, t("train.validate_every"), 1, 1_000_000, value=1,
+                              key="train.validate_every")
+        mixed = kept(a3.checkbox, t("train.mixed_precision"), key="train.mixed")
         a3.caption(t("train.mixed_help"))
-    return {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
-            "learning_rate": float(lr), "momentum": float(momentum), "schedule": schedule,
-            "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
-            "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
-            "validate_every": int(validate_every),
-            "mixed_precision": bool(mixed)}
+    query.update(epochs=int(epochs), batch=int(batch), lr=float(lr), optimizer=optimizer,
+                 schedule=schedule, loop=loop, seed=int(seed))
+    if momentum:
+        query["momentum"] = float(momentum)
+    config = {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
+              "learning_rate": float(lr), "momentum": float(momentum), "schedule": schedule,
+              "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
+              "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
+              "validate_every": int(validate_every), "mixed_precision": bool(mixed)}
+    if PACING:
+        query["pace"] = pace
+        config["steps_per_second"] = float(pace) if pace else None
+    return config
 
 
-def setup_form() -> dict | None:
-    """All setup widgets; the complete run request, or None while something is missing."""
+def _model_input_shape(spec: ModelSpec | None) -> tuple | None:
+    return tuple(spec.inputs[0].shape) if spec is not None and spec.inputs else None
+
+
+def setup_form() -> FormResult:
+    """All setup widgets; the complete run request, or None with the reasons."""
+    result = FormResult()
+    ignored = apply_query()
+    if ignored:
+        st.warning(t("train.url_ignored", names=plain(", ".join(ignored))),
+                   icon=":material/link_off:")
+    query = result.query
     left, right = st.columns(2)
     with left:
         st.subheader(t("train.model"))
-        spec, weights = model_section()
+        spec, weights = model_section(query)
     with right:
         st.subheader(t("train.dataset"))
-        request = pick_dataset("train.data")
+        request = pick_dataset("train.data", model_shape=_model_input_shape(spec))
         bundle = load_with_spinner(request) if request is not None else None
         if bundle is not None:
             info = bundle.info
-            st.caption(t("train.dataset_info", title=pick(info.title), train=info.n_train,
+            st.caption(t("train.dataset_info", title=plain(pick(info.title)), train=info.n_train,
                          val=info.n_val, test=info.n_test,
                          shape=" x ".join(map(str, info.input_shape)),
                          classes=info.num_classes or "-"))
+            if request.name in dataset_names():
+                query["dataset"] = request.name
     if spec is None or request is None or bundle is None:
-        return None
-    if spec.inputs and not shapes_fit(spec.inputs[0].shape, bundle.info.input_shape):
-        st.warning(t("train.shape_mismatch", model=tuple(spec.inputs[0].shape),
-                     data=tuple(bundle.info.input_shape)), icon=":material/warning:")
-        return None
+        mirror(query)
+        return result
     st.subheader(t("train.settings"))
-    training = training_section(bundle.info.task, bundle.info.num_classes)
+    training = training_section(bundle.info.task, bundle.info.num_classes, query)
     st.subheader(t("train.device_header"))
-    device = device_section(training["batch_size"])
+    device = device_section(training["batch_size"], query)
+    mirror(query)
+    result.problems = [t(p.key, **p.params) for p in
+                       fit_problems(spec, bundle.info, training["loss"])]
+    if result.problems:
+        return result
     body = {"name": spec.name, "spec": spec.to_dict(), "dataset": request.to_dict(),
             "training": training, "device": device.config}
     if weights:
         body["initial_weights"] = str(weights)
-    return body
+    result.request = body
+    return result

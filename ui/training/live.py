@@ -11,20 +11,43 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from tfcore.rundir import ACTIVE_STATES, FINISHED, INTERRUPTED, QUEUED, STOPPED, RunRecord
+from tfcore.rundir import (
+    ACTIVE_STATES,
+    FINISHED,
+    INTERRUPTED,
+    QUEUED,
+    RUNNING,
+    STOPPED,
+    RunRecord,
+)
 from tfcore.training import jobs, read_analysis
-from ui.common import catalog, current_lang, guarded, run_store, t, workspace
+from ui.common import (
+    catalog,
+    current_lang,
+    guarded,
+    kept,
+    presenter_mode,
+    recall,
+    run_store,
+    t,
+    workspace,
+)
 from ui.training.charts import (
+    NORMAL,
+    PRESENTER,
     SeriesBuffer,
     boundary_chart,
     confusion_chart,
     epoch_frame,
     line_chart,
+    series_colors,
     step_frame,
 )
 
 BUFFER_KEY = "train.live.buffer"
 RUN_KEY = "train.run_id"
+WAIT_KEY = "train.live.wait"     # (run id, step) when Train/Resume was pressed
+TRAINING_PHASE = "training"
 
 
 def _buffer(run_id: str) -> SeriesBuffer:
@@ -62,10 +85,47 @@ def _status_line(record: RunRecord) -> None:
                            total=total))
     if status.state == QUEUED and extra.get("queue_position"):
         st.caption(t("train.queue_position", position=extra["queue_position"]))
+    _phase(record)
     replicas = extra.get("replicas")
-    if replicas:
+    if replicas and not presenter_mode():
         st.caption(t("train.replicas", replicas=replicas, batch=extra.get("batch_size", "-"),
                      per_replica=extra.get("per_replica_batch", "-")))
+
+
+def phase_text(record: RunRecord, waiting: bool) -> str | None:
+    """What the worker is doing before its first new step, or None once it trains.
+
+    Uses the ``phase`` the worker writes into status.json (starting, loading_data,
+    building, restoring with ``phase_checkpoint``, training, evaluating, saving); a worker
+    that writes none shows "starting" while ``waiting`` (no new step since Train or Resume
+    was pressed).
+    """
+    status, extra = record.status, record.status.extra
+    if status.state != RUNNING:
+        return None
+    phase = extra.get("phase")
+    if phase == TRAINING_PHASE or (phase is None and not waiting):
+        return None
+    key = f"train.phase.{phase}"
+    if phase is None or key not in catalog(current_lang()):
+        key = "train.phase.starting"
+    steps = jobs.checkpoint_steps(record.paths) if phase == "restoring" else []
+    ckpt = extra.get("phase_checkpoint") or (steps[-1] if steps else "?")
+    return t(key, ckpt=ckpt)
+
+
+def _phase(record: RunRecord) -> None:
+    wait = st.session_state.get(WAIT_KEY)
+    waiting = bool(wait and wait[0] == record.run_id and record.status.step <= wait[1])
+    text = phase_text(record, waiting)
+    if text:
+        st.info(text, icon=":material/hourglass_top:")
+
+
+def mark_started(run_id: str, step: int = 0) -> None:
+    """Remember that ``run_id`` was (re)started at ``step``: the panel says "starting"
+    until a later step arrives (for workers that write no phase)."""
+    st.session_state[WAIT_KEY] = (run_id, int(step))
 
 
 def _buttons(record: RunRecord) -> None:
@@ -81,6 +141,7 @@ def _buttons(record: RunRecord) -> None:
         if right.button(t("train.resume"), key="train.resume", icon=":material/play_arrow:",
                         disabled=state not in (STOPPED, INTERRUPTED)):
             jobs.resume_run(root, record.run_id)
+            mark_started(record.run_id, record.status.step)
             st.session_state.pop(BUFFER_KEY, None)
             st.rerun()
 
@@ -89,26 +150,35 @@ def _charts(buffer: SeriesBuffer) -> None:
     if not buffer.size("train") and not buffer.size("val"):
         st.caption(t("train.no_points"))
         return
-    c1, c2, c3 = st.columns([2, 1, 1])
-    smoothing = c1.slider(t("train.smoothing"), 0.0, 0.99, 0.6, 0.01, key="train.smoothing")
-    log_scale = c2.toggle(t("train.log_scale"), key="train.log_scale")
-    per_epoch = c3.toggle(t("train.per_epoch"), key="train.per_epoch")
+    presenting = presenter_mode()
+    if presenting:        # secondary controls hidden; their last values still apply
+        smoothing = recall("train.smoothing", 0.6)
+        log_scale, per_epoch = recall("train.log_scale", False), recall("train.per_epoch", False)
+    else:
+        c1, c2, c3 = st.columns([2, 1, 1])
+        smoothing = kept(c1.slider, t("train.smoothing"), 0.0, 0.99, value=0.6, step=0.01,
+                         key="train.smoothing", help=t("train.smoothing_help"))
+        log_scale = kept(c2.toggle, t("train.log_scale"), key="train.log_scale")
+        per_epoch = kept(c3.toggle, t("train.per_epoch"), key="train.per_epoch")
     labels = {"train": t("train.series.train"), "smoothed": t("train.series.smoothed"),
               "val": t("train.series.val")}
+    colors = series_colors(labels, 0.0 if per_epoch else smoothing)
+    style = PRESENTER if presenting else NORMAL
     names = buffer.names()
-    columns = st.columns(min(2, len(names)) or 1)
+    columns = st.columns(1 if presenting else min(2, len(names)) or 1)
     for index, name in enumerate(names):
         with columns[index % len(columns)]:
+            log = log_scale and name == "loss"
             if per_epoch:
-                frame = epoch_frame(buffer, name, labels)
-                chart = line_chart(frame, "epoch", name, log_scale and name == "loss",
-                                   t("train.epoch"))
+                chart = line_chart(epoch_frame(buffer, name, labels), "epoch", name, log,
+                                   t("train.epoch"), style, colors)
             else:
-                frame = step_frame(buffer, name, smoothing, labels)
-                chart = line_chart(frame, "step", name, log_scale and name == "loss",
-                                   t("train.step"))
+                chart = line_chart(step_frame(buffer, name, smoothing, labels), "step", name,
+                                   log, t("train.step"), style, colors,
+                                   behind=labels["train"] if smoothing > 0 else None)
             st.altair_chart(chart, width="stretch")
-    st.caption(t("train.points", n=buffer.size("train")))
+    if not presenting:
+        st.caption(t("train.points", n=buffer.size("train")))
 
 
 def _checkpoints(record: RunRecord) -> None:
@@ -182,8 +252,27 @@ def _body(run_id: str) -> None:
     _checkpoints(record)
     if record.status.state == FINISHED:
         _results(record)
-    st.caption(t("train.tensorboard"))
-    st.code(f"tensorboard --logdir {Path(record.paths.tb_dir)}", language="bash")
+    if not presenter_mode():
+        st.caption(t("train.tensorboard"))
+        st.code(f"tensorboard --logdir {Path(record.paths.tb_dir)}", language="bash")
+
+
+def watched_run(records: list[RunRecord]) -> str | None:
+    """The run the panel shows: this session's choice while it exists, else (after a
+    reload or in a new tab) the newest active run, else the newest run."""
+    ids = [r.run_id for r in records]
+    current = st.session_state.get(RUN_KEY)
+    if current in ids:
+        return current
+    active = next((r.run_id for r in records if r.status.state in ACTIVE_STATES), None)
+    return active or (ids[0] if ids else None)
+
+
+def run_label(record: RunRecord) -> str:
+    """``name · state · created`` for the run selector."""
+    created = (record.created or "")[:19].replace("T", " ")
+    return t("train.run_label", name=record.name, state=t(f"state.{record.status.state}"),
+             created=created or "-")
 
 
 def live_panel(run_id: str) -> None:

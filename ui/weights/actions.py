@@ -30,10 +30,11 @@ from tfcore.weights import (
     rewind,
     safe_file_stem,
     save_weights,
+    shown_path,
     set_element,
     spec_with_built_input,
 )
-from ui.common import t, workspace
+from ui.common import plain, t, workspace
 
 MODELS, CURRENT, FLASH, LAST_INIT = ("weights.models", "weights.current", "weights.flash",
                                      "weights.last_init")
@@ -194,21 +195,21 @@ def _file_name(suffix: str) -> str:
 def on_save() -> None:
     def act() -> str:
         path = save_weights(current_model(), workspace(), _file_name(".weights.h5"))
-        return t("weights.file.saved", path=str(path))
+        return t("weights.file.saved", path=plain(shown_path(path)))
     _run("file", act)
 
 
 def on_load() -> None:
     def act() -> str:
         load_weights(current_model(), workspace(), _file_name(".weights.h5"))
-        return t("weights.file.loaded", path=_file_name(".weights.h5"))
+        return t("weights.file.loaded", path=plain(_file_name(".weights.h5")))
     _run("file", act)
 
 
 def on_export() -> None:
     def act() -> str:
         path = export_tensor(current_model(), _ss(VAR), workspace(), _file_name(".npy"))
-        return t("weights.file.exported", path=str(path))
+        return t("weights.file.exported", path=plain(shown_path(path)))
     _run("file", act)
 
 
@@ -218,5 +219,5 @@ def on_send() -> None:
         save_weights(current_model(), workspace(), relative)
         st.session_state[TRAIN_WEIGHTS] = relative
         st.session_state[TRAIN_SPEC] = spec_with_built_input(current_spec(), current_model())
-        return t("weights.send.done", path=relative)
+        return t("weights.send.done", path=plain(relative))
     _run("send", act)

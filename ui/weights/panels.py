@@ -14,7 +14,7 @@ import streamlit as st
 
 from tfcore.model import INITIALIZERS
 from tfcore.weights import TensorStats, VariableInfo, WeightTable, histogram, variable_values
-from ui.common import PAGES, pick, show_error, t
+from ui.common import PAGES, pick, plain, show_error, t
 from ui.weights import actions as act
 from ui.weights import charts
 
@@ -44,7 +44,7 @@ def pick_run() -> tuple[Any, Any] | None:
     st.button(t("weights.run.reload"), on_click=act.on_reload_run, key="weights.run.reload")
     model, record = act.run_model(run_id)
     step = "-" if record.step is None else record.step
-    st.caption(t("weights.run.loaded", run=run_id, step=step,
+    st.caption(t("weights.run.loaded", run=plain(run_id), step=step,
                  source=t(f"weights.run.source.{record.source}")))
     return model, record
 

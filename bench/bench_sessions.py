@@ -1,0 +1,500 @@
+"""A classroom without browsers: N sessions and one live run against a real server.
+
+Starts ``streamlit run app.py`` on a free loopback port with a temporary workspace (seeded
+with finished runs), starts one paced training run, and talks to the server the way the
+browser does, over ``/_stcore/stream`` with Streamlit's own protobuf messages: a
+``BackMsg.rerun_script`` (``ClientState`` with ``page_name`` / ``page_script_hash``)
+starts a page run, ``ForwardMsg.script_finished`` ends it, ``ForwardMsg.auto_rerun``
+asks the client to rerun a fragment every ``interval`` seconds (the live panel), which
+each session then does, as a browser would.
+
+* N page sessions cycle through Home, Train and Runs with a think time between clicks;
+  each full page run's time (request sent -> ``script_finished``) is recorded.
+* One watcher session keeps the Train page open on the live run; every fragment run
+  whose chart elements differ from the previous one is "new points reached the
+  watcher", and the longest gap between two of those is the watcher's stall.
+
+Prints one row per N: sessions, page runs, errors, p50, p95, max, watcher stall.
+
+    .venv/bin/python bench/bench_sessions.py [--sessions 1,10,30] [--duration 40]
+        [--think 2] [--seed-runs 20] [--pace 20] [--budget 300]
+
+Goal on a 2-core machine: 30 sessions and one live run, page p95 <= 2 s, stall <= 3 s.
+Everything listens on and connects to 127.0.0.1; every wait is bounded; the server and the
+training worker are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PAGES = ("home", "train", "runs")
+CHART_TYPES = {"vega_lite_chart", "arrow_vega_lite_chart"}
+HOST = "127.0.0.1"
+
+
+# ---------------------------------------------------------------- workspace and live run
+
+
+def prepare_workspace(runs_root: Path, seed_runs: int, pace: float, epochs: int,
+                      live: str) -> str:
+    """Seed ``seed_runs`` finished runs and start one paced live run (``live`` worker);
+    return its id (empty for ``live`` synthetic: :func:`feed` writes that run).
+
+    Runs in a child process (it imports TensorFlow), so the bench itself stays light."""
+    from tfcore.model import get_preset
+    from tfcore.rundir import FINISHED, RunWriter
+    from tfcore.training import TrainConfig, default_loss_and_metrics, jobs
+
+    spec = get_preset("mlp").to_dict()
+    loss, metrics = default_loss_and_metrics("classification", 10)
+    for index in range(seed_runs):
+        writer = RunWriter.create(runs_root, {"name": f"seed {index:02d}", "spec": spec,
+                                              "dataset": {"name": "digits28"},
+                                              "training": {"epochs": 1, "loss": loss,
+                                                           "metrics": list(metrics)},
+                                              "device": {"kind": "cpu"}})
+        with writer.metrics_writer() as out:
+            for step in range(1, 201):
+                out.append({"step": step, "epoch": 1, "split": "train",
+                            "loss": 2.3 / step ** 0.3, "time": time.time()})
+        writer.set_status(state=FINISHED, step=200, epoch=1, total_steps=200)
+    training = {"epochs": epochs, "batch_size": 32, "loss": loss, "metrics": list(metrics),
+                "ckpt_every": 500, "validate_every": epochs}
+    names = {f.name for f in TrainConfig.__dataclass_fields__.values()}
+    if "steps_per_second" in names and pace > 0:
+        training["steps_per_second"] = pace
+    request = {"name": "live", "spec": spec, "dataset": {"name": "digits28"},
+               "training": training, "device": {"kind": "cpu"}}
+    return jobs.start_run(runs_root, request) if live == "worker" else ""
+
+
+def feed(runs_root: Path, pace: float, seconds: float) -> None:
+    """``--live synthetic``: play a worker without TensorFlow, writing the run directory
+    (status heartbeat, one train record per step, a val record per epoch) at ``pace``
+    steps a second until a stop request or ``seconds``; prints the run id first."""
+    from tfcore.rundir import FINISHED, RUNNING, STOPPED, RunWriter
+    from tfcore.model import get_preset
+
+    per_epoch, epochs = 40, 10_000
+    writer = RunWriter.create(runs_root, {"name": "live", "spec": get_preset("mlp").to_dict(),
+                                          "dataset": {"name": "digits28"},
+                                          "training": {"epochs": epochs}, "device": {"kind": "cpu"}})
+    writer.set_status(state=RUNNING, pid=os.getpid(), total_steps=per_epoch * epochs,
+                      epochs=epochs, replicas=1, batch_size=32)
+    print(writer.paths.run_id, flush=True)
+    start = time.monotonic()
+    step, beat = 0, 0.0
+    with writer.metrics_writer() as out:
+        while time.monotonic() - start < seconds and not writer.stop_requested():
+            step += 1
+            epoch = 1 + (step - 1) // per_epoch
+            now = time.monotonic()
+            out.append({"step": step, "epoch": epoch, "split": "train", "time": time.time(),
+                        "elapsed": now - start, "loss": 2.3 / step ** 0.3,
+                        "sparse_categorical_accuracy": 1 - 0.9 / step ** 0.2,
+                        "samples_per_sec": 32 * pace})
+            if step % per_epoch == 0:
+                out.append({"step": step, "epoch": epoch, "split": "val", "time": time.time(),
+                            "loss": 2.4 / step ** 0.3, "sparse_categorical_accuracy": 0.5})
+            if now - beat >= 1.0:
+                beat = now
+                writer.set_status(step=step, epoch=epoch, samples_per_sec=32 * pace)
+            time.sleep(max(0.0, start + step / pace - time.monotonic()))
+    writer.set_status(state=STOPPED if writer.stop_requested() else FINISHED, step=step)
+
+
+def run_status(runs_root: Path, run_id: str) -> dict:
+    try:
+        return json.loads((runs_root / run_id / "status.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def stop_worker(runs_root: Path, run_id: str, wait: float = 20.0) -> None:
+    """Ask the live run to stop; kill its process group if it has not ended in ``wait``."""
+    pid = run_status(runs_root, run_id).get("pid")
+    (runs_root / run_id / "stop.request").write_text("bench\n", encoding="utf-8")
+    deadline = time.monotonic() + wait
+    while pid and time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.2)
+    if pid and _alive(pid):
+        try:
+            os.killpg(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except OSError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and ") Z" in stat.read_text(errors="replace"))
+
+
+# ---------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def start_server(workspace: Path, port: int, log: Path) -> subprocess.Popen:
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
+    with open(log, "wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", HOST,
+             "--server.port", str(port), "--server.headless", "true",
+             "--browser.gatherUsageStats", "false"],
+            cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"streamlit exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"streamlit did not answer on port {port} within {timeout:.0f} s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=15)
+
+
+# ---------------------------------------------------------------- one browser-less session
+
+
+@dataclass
+class Session:
+    """One websocket session that behaves like a browser tab."""
+
+    url: str
+    name: str
+    page_hash: str = ""
+    runs: list[tuple[str, float]] = field(default_factory=list)   # (page, seconds)
+    errors: int = 0
+    received: int = 0                                              # bytes
+    chart_events: list[float] = field(default_factory=list)       # new points arrived
+    _ws: object = None
+    _reader: asyncio.Task | None = None
+    _timers: dict = field(default_factory=dict)
+    _done: asyncio.Future | None = None
+    _charts: list = field(default_factory=list)
+    _last_charts: str = ""
+
+    async def open(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self._ws = await connect(self.url, subprotocols=["streamlit"], max_size=None,
+                                 open_timeout=30, ping_interval=None)
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+
+    async def _send(self, page: str | None, fragment_id: str = "") -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = ""
+        if page is not None:
+            state.page_name = page
+        else:
+            state.page_script_hash = self.page_hash
+        if fragment_id:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = True
+        await self._ws.send(msg.SerializeToString())
+
+    async def page_run(self, page: str, timeout: float) -> float:
+        """Run ``page`` as a click would; seconds until ``script_finished``."""
+        self._done = asyncio.get_running_loop().create_future()
+        start = time.monotonic()
+        await self._send(page)
+        try:
+            await asyncio.wait_for(self._done, timeout)
+        except asyncio.TimeoutError:
+            self.errors += 1
+        seconds = time.monotonic() - start
+        self.runs.append((page, seconds))
+        return seconds
+
+    async def _auto_rerun(self, fragment_id: str, interval: float) -> None:
+        while True:           # the browser's setInterval; ends when cancelled
+            await asyncio.sleep(interval)
+            await self._send(None, fragment_id)
+
+    async def _read(self) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        async for data in self._ws:
+            self.received += len(data)
+            msg = ForwardMsg()
+            msg.ParseFromString(data)
+            kind = msg.WhichOneof("type")
+            if kind == "new_session":
+                self.page_hash = msg.new_session.page_script_hash
+                self._charts = []
+                if not msg.metadata.run.fragment_ids:        # a full run: timers restart
+                    for timer in self._timers.values():
+                        timer.cancel()
+                    self._timers.clear()
+            elif kind == "auto_rerun":
+                fid = msg.auto_rerun.fragment_id
+                if fid in self._timers:
+                    self._timers[fid].cancel()
+                self._timers[fid] = asyncio.create_task(
+                    self._auto_rerun(fid, msg.auto_rerun.interval))
+            elif kind == "stop_auto_rerun":
+                for fid in msg.stop_auto_rerun.fragment_ids:
+                    timer = self._timers.pop(fid, None)
+                    if timer:
+                        timer.cancel()
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                element = msg.delta.new_element
+                etype = element.WhichOneof("type")
+                if etype in CHART_TYPES:
+                    self._charts.append(getattr(element, etype).SerializeToString())
+                elif etype == "exception":
+                    self.errors += 1
+            elif kind == "script_finished":
+                self._finished(msg.script_finished)
+
+    def _finished(self, status: int) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if self._charts:
+            digest = hashlib.sha1(b"".join(self._charts)).hexdigest()
+            if digest != self._last_charts:
+                self._last_charts = digest
+                self.chart_events.append(time.monotonic())
+        if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+            self.errors += 1
+        if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
+            if self._done is not None and not self._done.done():
+                self._done.set_result(status)
+
+
+# ---------------------------------------------------------------- one phase: N sessions
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def max_gap(events: list[float], start: float, end: float) -> float:
+    """The longest time without new points in [start, end] (edges count)."""
+    inside = [e for e in events if start <= e <= end]
+    points = [start] + inside + [end]
+    return max(b - a for a, b in zip(points, points[1:]))
+
+
+async def student(session: Session, until: float, think: float, rng: random.Random,
+                  timeout: float) -> None:
+    while time.monotonic() < until:
+        await session.page_run(rng.choice(PAGES), timeout)
+        await asyncio.sleep(min(max(0.0, until - time.monotonic()),
+                                think * rng.uniform(0.5, 1.5)))
+
+
+async def phase(url: str, n: int, duration: float, think: float, watcher: Session,
+                timeout: float) -> dict:
+    sessions = [Session(url, f"s{i}") for i in range(n)]
+    await asyncio.gather(*(s.open() for s in sessions))
+    watched = watcher.received
+    try:
+        start = time.monotonic()
+        until = start + duration
+        await asyncio.gather(*(student(s, until, think, random.Random(i), timeout)
+                               for i, s in enumerate(sessions)))
+        end = time.monotonic()
+    finally:
+        await asyncio.gather(*(s.close() for s in sessions), return_exceptions=True)
+    times = [t for s in sessions for _, t in s.runs]
+    by_page = {p: [t for s in sessions for q, t in s.runs if q == p] for p in PAGES}
+    return {"n": n, "runs": len(times), "errors": sum(s.errors for s in sessions),
+            "p50": percentile(times, 0.5), "p95": percentile(times, 0.95),
+            "max": max(times, default=float("nan")),
+            "by_page": {p: (len(v), percentile(v, 0.5), percentile(v, 0.95))
+                        for p, v in by_page.items()},
+            "stall": max_gap(watcher.chart_events, start, end),
+            "updates": sum(start <= e <= end for e in watcher.chart_events),
+            "mb": (sum(s.received for s in sessions) + watcher.received - watched) / 2**20,
+            "watcher_kb": (watcher.received - watched) / 1024 / (end - start)}
+
+
+async def bench(url: str, counts: list[int], duration: float, think: float,
+                timeout: float) -> tuple[list[dict], dict]:
+    warm = Session(url, "warm")
+    await warm.open()
+    warmup = {page: await warm.page_run(page, 180.0) for page in PAGES}
+    await warm.close()
+    watcher = Session(url, "watcher")
+    await watcher.open()
+    try:
+        await watcher.page_run("train", 180.0)
+        deadline = time.monotonic() + 60
+        while len(watcher.chart_events) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)          # the live run has drawn points twice
+        if len(watcher.chart_events) < 2:
+            raise SystemExit("the watcher saw no live chart updates within 60 s")
+        print_head(warmup)
+        rows = []
+        for n in counts:
+            rows.append(await phase(url, n, duration, think, watcher, timeout))
+            print_row(rows[-1])
+    finally:
+        await watcher.close()
+    return rows, warmup
+
+
+def print_head(warmup: dict) -> None:
+    print("first run of each page (cold caches): "
+          + ", ".join(f"{p} {s:.2f} s" for p, s in warmup.items()))
+    print(f"{'N':>4} {'page runs':>10} {'errors':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
+          f"{'watcher updates':>16} {'max stall s':>12} {'MB sent':>8} {'watcher KB/s':>13}",
+          flush=True)
+
+
+def print_row(r: dict) -> None:
+    print(f"{r['n']:>4} {r['runs']:>10} {r['errors']:>7} {r['p50']:>7.2f} {r['p95']:>7.2f} "
+          f"{r['max']:>7.2f} {r['updates']:>16} {r['stall']:>12.2f} {r['mb']:>8.1f} "
+          f"{r['watcher_kb']:>13.1f}", flush=True)
+
+
+def print_pages(rows: list[dict]) -> None:
+    print("per page (runs, p50 s, p95 s):")
+    for r in rows:
+        print(f"  N={r['n']:>3}: " + "; ".join(f"{p} {c} {a:.2f} {b:.2f}"
+                                              for p, (c, a, b) in r["by_page"].items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sessions", default="1,10,30", help="comma-separated N (default 1,10,30)")
+    p.add_argument("--duration", type=float, default=40.0, help="seconds per N (default 40)")
+    p.add_argument("--think", type=float, default=2.0,
+                   help="mean seconds between a session's clicks (default 2)")
+    p.add_argument("--seed-runs", type=int, default=20, help="finished runs in the workspace")
+    p.add_argument("--pace", type=float, default=20.0,
+                   help="live run steps per second, when TrainConfig has steps_per_second")
+    p.add_argument("--epochs", type=int, default=200, help="live run epochs")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds one page run may take")
+    p.add_argument("--budget", type=float, default=300.0, help="hard limit for the whole bench")
+    p.add_argument("--live", choices=("worker", "synthetic"), default="worker",
+                   help="live run: a real training worker (default), or a writer that "
+                        "plays one without TensorFlow")
+    p.add_argument("--prepare", metavar="RUNS_ROOT", help=argparse.SUPPRESS)
+    p.add_argument("--feed", metavar="RUNS_ROOT", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.prepare:                  # the child that seeds runs and starts the live run
+        print(prepare_workspace(Path(args.prepare), args.seed_runs, args.pace, args.epochs,
+                                args.live))
+        return 0
+    if args.feed:                     # the child that plays a worker (--live synthetic)
+        feed(Path(args.feed), args.pace, args.budget)
+        return 0
+    counts = [int(n) for n in args.sessions.split(",") if n.strip()]
+    if any(n < 1 or n > 100 for n in counts):
+        raise SystemExit("--sessions: each N must be in 1..100")
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tflab-bench-") as tmp:
+        workspace = Path(tmp) / "ws"
+        runs_root = workspace / "runs"
+        runs_root.mkdir(parents=True)
+        env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
+        port = free_port()
+        server = start_server(workspace, port, Path(tmp) / "server.log")
+        run_id, feeder = None, None
+        try:
+            prepared = subprocess.run(
+                [sys.executable, __file__, "--prepare", str(runs_root), "--seed-runs",
+                 str(args.seed_runs), "--pace", str(args.pace), "--epochs", str(args.epochs),
+                 "--live", args.live],
+                env=env, capture_output=True, text=True, timeout=180, check=True)
+            run_id = (prepared.stdout.strip().splitlines() or [""])[-1]
+            if args.live == "synthetic":
+                feeder = subprocess.Popen(
+                    [sys.executable, __file__, "--feed", str(runs_root), "--pace",
+                     str(args.pace), "--budget", str(args.budget)],
+                    env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                    start_new_session=True)
+                run_id = feeder.stdout.readline().strip()
+            wait_healthy(port, server)
+            print(f"server 127.0.0.1:{port}, live run {run_id}, "
+                  f"{args.seed_runs} finished runs, sessions {counts}, {args.duration:.0f} s each")
+            left = args.budget - (time.monotonic() - began)
+            rows, warmup = asyncio.run(asyncio.wait_for(
+                bench(f"ws://{HOST}:{port}/_stcore/stream", counts, args.duration, args.think,
+                      args.timeout), left))
+            status = run_status(runs_root, run_id)
+            print(f"live run: {status.get('state')} at step {status.get('step')}")
+            print_pages(rows)
+        except (asyncio.TimeoutError, TimeoutError):
+            print(f"bench exceeded its budget of {args.budget:.0f} s", file=sys.stderr)
+            return 1
+        except subprocess.CalledProcessError as exc:
+            print(f"preparing the workspace failed:\n{exc.stderr[-3000:]}", file=sys.stderr)
+            return 1
+        finally:
+            if run_id:
+                status = run_status(runs_root, run_id)
+                if status.get("state") in ("failed", "interrupted"):
+                    print(f"live run {status['state']}: {status.get('message')}", file=sys.stderr)
+                stop_worker(runs_root, run_id)
+            if feeder is not None:
+                feeder.wait(timeout=30)
+            stop_server(server)
+            log = (Path(tmp) / "server.log").read_text(errors="replace")
+            # A client that closes its socket makes Streamlit log WebSocketDisconnected.
+            if log.count("Traceback") > log.count("WebSocketDisconnected"):
+                print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

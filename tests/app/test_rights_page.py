@@ -1,0 +1,96 @@
+"""Teacher rights on the pages: on a shared server (``server.address`` 0.0.0.0) rename,
+prune, delete and trusted code need the teacher password; on 127.0.0.1 they do not."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit import config
+
+from tests.app.apptest_helpers import assert_clean, open_page
+from tests.unit.fixtures_runs import tiny_spec
+from tfcore.rundir import FINISHED, RunWriter
+from tfcore.workspace import default_workspace
+from ui.common.i18n import catalog
+
+EN = catalog("en")
+RUNS, TIMING = "app_pages/runs.py", "app_pages/timing.py"
+DESTRUCTIVE = ("runs.manage.save", "runs.manage.prune", "runs.manage.delete")
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module")
+def run_id() -> str:
+    """A finished run (no checkpoints) to manage; written without TensorFlow."""
+    writer = RunWriter.create(default_workspace().ensure().runs,
+                              {"name": "rights", "spec": tiny_spec(), "dataset": {"name": "digits8"},
+                               "training": {"epochs": 1}, "device": {"kind": "cpu"}})
+    writer.set_status(state=FINISHED, step=4, epoch=1)
+    return writer.paths.run_id
+
+
+@pytest.fixture
+def address():
+    before = config.get_option("server.address")
+    yield lambda value: config.set_option("server.address", value)
+    config.set_option("server.address", before)
+
+
+def _open_manage(run_id: str, secrets: dict | None):
+    at = open_page(RUNS, "en")
+    if secrets is not None:
+        at.secrets.update(secrets)
+    at.selectbox(key="runs.detail.run").set_value(run_id).run()
+    at.checkbox(key=f"runs.manage.confirm.{run_id}").check().run()
+    return at
+
+
+def _disabled(at) -> dict[str, bool]:
+    return {b.key: b.disabled for b in at.button if b.key in DESTRUCTIVE}
+
+
+def test_shared_server_without_a_password_keeps_them_off(run_id: str, address) -> None:
+    address("0.0.0.0")
+    at = _open_manage(run_id, {"other": "value"})
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, True)
+    assert EN["rights.no_password"] in [c.value for c in at.caption]
+    assert not [w for w in at.text_input if w.key == "runs.manage.teacher"]
+    assert_clean(at, "en")
+
+
+def test_shared_server_needs_the_right_password(run_id: str, address) -> None:
+    address("0.0.0.0")
+    at = _open_manage(run_id, {"teacher_password": PASSWORD})
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, True)
+    assert EN["rights.locked"] in [c.value for c in at.caption]
+    at.text_input(key="runs.manage.teacher").set_value("wrong horse").run()
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, True)
+    assert [e.value for e in at.error] == [EN["rights.wrong"]]
+    at.text_input(key="runs.manage.teacher").set_value(PASSWORD).run()
+    assert not at.exception
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, False)
+    assert not at.error
+    assert_clean(at, "en")
+    next(b for b in at.button if b.key == "runs.manage.teacher.sign_out").click().run()
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, True)
+
+
+def test_loopback_server_needs_no_password(run_id: str, address) -> None:
+    address("127.0.0.1")
+    at = _open_manage(run_id, {"teacher_password": PASSWORD})
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, False)
+    assert not [w for w in at.text_input if w.key == "runs.manage.teacher"]
+
+
+def test_trusted_code_on_a_shared_server_needs_the_teacher(address, monkeypatch) -> None:
+    monkeypatch.setenv("TFLAB_TRUSTED_CODE", "1")
+    address("0.0.0.0")
+    at = open_page(TIMING, "en")
+    at.secrets["teacher_password"] = PASSWORD
+    at.run()
+    assert not [a for a in at.text_area if a.key == "timing.ag.source"]
+    at.text_input(key="timing.ag.teacher").set_value(PASSWORD).run()
+    assert not at.exception
+    assert [a for a in at.text_area if a.key == "timing.ag.source"]
+    address("127.0.0.1")
+    fresh = open_page(TIMING, "en")
+    assert [a for a in fresh.text_area if a.key == "timing.ag.source"]

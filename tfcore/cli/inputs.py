@@ -1,0 +1,193 @@
+"""What a person types on the command line, checked at the boundary.
+
+Argument types (:func:`path_arg`, :func:`run_id_arg`, :func:`int_range`,
+:func:`dataset_option`) make argparse refuse a bad value with ``argument --flag: ...``
+and exit 2. :func:`read_spec_file` and :func:`runs_root` turn a bad file or folder into a
+typed error that names the path and the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from tfcore.errors import RunError, SpecError, WorkspaceError
+
+MAX_PATH_CHARS = 4096           # PATH_MAX on Linux
+MAX_NAME_BYTES = 255            # NAME_MAX: one file or folder name
+MAX_SPEC_BYTES = 20 * 1024**2   # a spec is text; the engine refuses longer ones too
+SHOWN_CHARS = 200
+
+
+def shown(text: object) -> str:
+    """``repr`` of a value a person typed, shortened in the middle when it is long."""
+    raw = str(text)
+    text = repr(raw)
+    if len(text) <= SHOWN_CHARS:
+        return text
+    half = SHOWN_CHARS // 2 - 2
+    return f"{text[:half]}...{text[-half:]} ({len(raw):,} characters)"
+
+
+def path_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a path on this system, or None."""
+    if not text.strip():
+        return "the path is empty"
+    if "\x00" in text:
+        return f"the path {shown(text)} contains a NUL byte"
+    if len(text) > MAX_PATH_CHARS:
+        return f"the path {shown(text)} is too long; the limit is {MAX_PATH_CHARS:,} characters"
+    longest = max((len(part.encode("utf-8", "surrogateescape"))
+                   for part in text.split(os.sep)), default=0)
+    if longest > MAX_NAME_BYTES:
+        return (f"a name in the path {shown(text)} is {longest:,} bytes long; "
+                f"the limit is {MAX_NAME_BYTES}")
+    return None
+
+
+def path_arg(text: str) -> str:
+    """argparse type: a path that this system can look up (not empty, no NUL, not too long)."""
+    problem = path_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def run_id_arg(text: str) -> str:
+    """argparse type: a run id (or a run's folder). Run ids never start with ``-``."""
+    if text.startswith("-"):
+        raise argparse.ArgumentTypeError(
+            f"run ids never start with '-'. Received: {shown(text)} "
+            f"(for a folder of that name write ./{text[:40]})")
+    return path_arg(text)
+
+
+def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+    """argparse type: an integer from ``low`` to ``high`` (no upper bound when None)."""
+    allowed = f"an integer from {low:,} to {high:,}" if high is not None else \
+        f"an integer of at least {low:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be {allowed}. Received: {shown(text)}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}. Received: {value}")
+        return value
+
+    return parse
+
+
+def fraction_arg(text: str) -> float:
+    """argparse type: a split fraction, a number in [0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"must be a fraction in [0, 1), e.g. 0.1. Received: {shown(text)}")
+    return value
+
+
+def dataset_option(text: str) -> tuple[str, object]:
+    """argparse type: ``key=value``; the value is read as JSON when it parses (numbers,
+    true, lists), else kept as text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE. Received: {shown(text)}")
+    try:
+        return key.strip(), json.loads(value)
+    except (ValueError, RecursionError):
+        return key.strip(), value
+
+
+def read_spec_file(path: str, flag: str = "spec file"):
+    """The model spec in a JSON file.
+
+    Raises:
+        SpecError: the file is missing, a folder, too big, not UTF-8 text (a ``.keras``
+            model, say), empty, not JSON, or not a valid spec; the message names the path.
+    """
+    from tfcore.model import from_json
+
+    where = shown(path)
+    problem = path_problem(path)
+    if problem:
+        raise SpecError(f"{flag}: {problem}", key="cli.err.path", params={"problem": problem})
+    file = Path(path)
+    try:
+        if file.is_dir():
+            raise SpecError(f"{flag} {where} is a folder, not a file.", key="cli.err.spec_dir",
+                            params={"path": where})
+        if not file.is_file():
+            raise SpecError(f"No such spec file: {where}", key="spec.no_file",
+                            params={"path": where})
+        size = file.stat().st_size
+        if size > MAX_SPEC_BYTES:
+            raise SpecError(f"{flag} {where} is {size:,} bytes; a spec has at most "
+                            f"{MAX_SPEC_BYTES:,}.", key="cli.err.spec_big",
+                            params={"path": where, "size": f"{size:,}"})
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"Cannot read the {flag} {where}: {exc.strerror or exc}.",
+                        key="cli.err.read", params={"path": where,
+                                                    "reason": exc.strerror or str(exc)}) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        hint = (" It looks like a .keras model or another archive; see its weights with "
+                "python -m tfcore weights FILE." if raw[:2] == b"PK" else "")
+        raise SpecError(f"{flag} {where} is not UTF-8 text (byte {exc.start}); a spec is a "
+                        f"JSON file.{hint}", key="cli.err.spec_binary",
+                        params={"path": where, "offset": exc.start}) from None
+    if not text.strip():
+        raise SpecError(f"{flag} {where} is empty; a spec is a JSON object.",
+                        key="cli.err.spec_empty", params={"path": where})
+    try:
+        return from_json(text)
+    except SpecError as exc:
+        raise SpecError(f"{where}: {exc.message}", key=exc.key,
+                        params={**exc.params, "path": where}, details=exc.details) from None
+    except RecursionError:
+        raise SpecError(f"{where}: the JSON is nested too deep.", key="cli.err.spec_deep",
+                        params={"path": where}) from None
+
+
+def runs_root(args: argparse.Namespace, must_exist: bool = False) -> Path:
+    """The runs folder: ``--runs-root``, else ``<workspace>/runs``.
+
+    Raises:
+        RunError: ``--runs-root`` is a file, or is missing while ``must_exist``.
+    """
+    from tfcore.workspace import default_workspace
+
+    given = getattr(args, "runs_root", None)
+    if not given:
+        return default_workspace().runs
+    root = Path(given)
+    if root.exists() and not root.is_dir():
+        raise RunError(f"--runs-root {shown(given)} is a file, not a folder.",
+                       key="cli.err.runs_root_file", params={"path": shown(given)})
+    if must_exist and not root.is_dir():
+        raise RunError(f"--runs-root {shown(given)} does not exist.",
+                       key="cli.err.runs_root_missing", params={"path": shown(given)})
+    return root
+
+
+def check_workspace(text: str) -> Path:
+    """The folder named by ``--workspace``; a file there is refused.
+
+    Raises:
+        WorkspaceError: the path names a file.
+    """
+    root = Path(text)
+    if root.exists() and not root.is_dir():
+        raise WorkspaceError(f"--workspace {shown(text)} is a file, not a folder.",
+                             key="cli.err.workspace_file", params={"path": shown(text)})
+    return root

@@ -1,0 +1,97 @@
+"""``python -m tfcore.training.warm DEVICE_JSON [DELAY]``: a pre-started worker.
+
+It applies its device settings, imports TensorFlow and the engine, loads the default
+dataset and traces one tiny training step (so the first run pays none of that), prints
+``ready`` on stdout and then waits for one job: a JSON line ``{"run_dir": ...}`` on stdin.
+With the job it becomes that run's worker (``tfcore.training.worker.run``), its output
+going to the run's ``log.txt``. It exits without training when stdin closes (the server
+that started it is gone: no orphans) or after ``TFLAB_WARM_IDLE`` seconds (default two
+hours). ``DELAY`` seconds pass before it imports TensorFlow (a job arriving meanwhile is
+taken at once), so a replacement does not compete with the run that was just handed over.
+The job manager (``tfcore.training.jobs``) starts it in its own session, like a worker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+import traceback
+
+ENV_IDLE = "TFLAB_WARM_IDLE"
+READY = b"ready\n"
+
+
+def _wait_line(timeout: float | None) -> bytes | None:
+    """One line from stdin; ``b""`` at end of file, None when ``timeout`` passed first."""
+    readable, _, _ = select.select([sys.stdin.buffer], [], [], timeout)
+    if not readable:
+        return None
+    return sys.stdin.buffer.readline()
+
+
+def warm_up() -> None:
+    """Pay the one-time costs a first run would: imports, the default dataset, one traced
+    training step of the default model (then forget it: names restart at zero)."""
+    import keras
+    import tensorflow as tf
+
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.model import build_model, get_preset
+    from tfcore.training import loops, tape_loop, worker  # noqa: F401 - import now
+    from tfcore.training.recorder import TBScalars  # noqa: F401
+
+    bundle = load_dataset(DatasetRequest(name="digits28"))
+    model = build_model(get_preset("mlp"))
+    optimizer = keras.optimizers.Adam(1e-3)
+    loss = keras.losses.SparseCategoricalCrossentropy()
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            value = loss(y, model(x, training=True))
+        grads = tape.gradient(value, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return value
+
+    step(bundle.x_train[:8], bundle.y_train[:8]).numpy()
+    keras.backend.clear_session()
+
+
+def main(argv: list[str]) -> int:
+    from tfcore.training.devices import DeviceConfig, apply_device_config
+
+    device = DeviceConfig.from_dict(json.loads(argv[1]) if len(argv) > 1 else None)
+    delay = float(argv[2]) if len(argv) > 2 else 0.0
+    line = _wait_line(delay) if delay > 0 else None
+    if line == b"":
+        return 0
+    applied = apply_device_config(device)
+    if line is None:
+        try:
+            warm_up()
+        except Exception:  # noqa: BLE001 - a failed warm-up only costs time later
+            traceback.print_exc()
+        try:
+            os.write(1, READY)
+        except OSError:
+            return 0
+        line = _wait_line(float(os.environ.get(ENV_IDLE, "7200")))
+    if not line or not line.strip():
+        return 0                                  # idle timeout or the server is gone
+    run_dir = json.loads(line)["run_dir"]
+    log = os.open(os.path.join(run_dir, "log.txt"), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    print(f"[warm worker {os.getpid()}] took run {run_dir} at {time.strftime('%H:%M:%S')}",
+          flush=True)
+    from tfcore.training.worker import run
+
+    return run(run_dir, applied=applied)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

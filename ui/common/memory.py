@@ -1,0 +1,78 @@
+"""Form values that survive page switches.
+
+Streamlit drops a widget's state when a run does not draw it (another page is open), so a
+widget's key cannot hold a value across pages. Pages keep the values here instead, under
+their own names, and pass them back as the widgets' defaults:
+
+    epochs = st.number_input(label, 1, 100, recall("train.epochs", 5), key="train.epochs")
+    remember("train.epochs", epochs)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import streamlit as st
+
+MEMORY_KEY = "memory"       # session_state[MEMORY_KEY]: {name: value}; never a widget key
+
+
+def _store() -> dict:
+    store = st.session_state.get(MEMORY_KEY)
+    if not isinstance(store, dict):
+        store = st.session_state[MEMORY_KEY] = {}
+    return store
+
+
+def recall(name: str, default: Any = None, allowed: Any = None) -> Any:
+    """The remembered value of ``name``, or ``default`` when there is none or it is not
+    in ``allowed`` (a collection of valid values)."""
+    value = _store().get(name, default)
+    if allowed is not None and value not in allowed:
+        return default
+    return value
+
+
+def remember(name: str, value: Any) -> Any:
+    """Keep ``value`` under ``name`` for the rest of the session; returns it."""
+    _store()[name] = value
+    return value
+
+
+def forget(*names: str) -> None:
+    """Drop remembered values (and the widgets' own state under the same keys), so the
+    next run draws those widgets from fresh defaults."""
+    store = _store()
+    for name in names:
+        store.pop(name, None)
+        st.session_state.pop(name, None)
+
+
+def remembered(prefix: str = "") -> dict:
+    """A copy of every remembered value whose name starts with ``prefix``."""
+    return {k: v for k, v in _store().items() if k.startswith(prefix)}
+
+
+def kept(widget: Callable[..., Any], *args: Any, key: str, allowed: Any = None,
+         **kwargs: Any) -> Any:
+    """Draw ``widget(*args, key=key, **kwargs)`` with its value kept across pages: when
+    Streamlit dropped the widget's state, the remembered value (if still in ``allowed``)
+    becomes its default. Pass the widget's own default by keyword (``value=``, ``index=``,
+    ``default=``), not by position."""
+    store = _store()
+    if key not in st.session_state and key in store and (
+            allowed is None or store[key] in allowed):
+        _as_default(widget, args, kwargs, store[key])
+    return remember(key, widget(*args, key=key, **kwargs))
+
+
+def _as_default(widget: Callable[..., Any], args: tuple, kwargs: dict, value: Any) -> None:
+    kind = getattr(widget, "__name__", "")
+    if kind in ("selectbox", "radio"):
+        options = list(kwargs.get("options", args[1] if len(args) > 1 else []))
+        if value in options:
+            kwargs["index"] = options.index(value)
+    elif kind == "multiselect":
+        kwargs["default"] = value
+    else:
+        kwargs["value"] = value
