@@ -31,10 +31,11 @@ def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page
     # dense_2's own Re-use button (another layer's form may be open too): open its
     # expander if it is closed, which is the browser's own business (no rerun)
     second = page.locator("[data-testid='stExpander']").filter(has_text="2. dense_2 · Dense")
-    header = second.locator("[aria-expanded]").first
-    if header.get_attribute("aria-expanded") != "true":
-        click_and_wait(page, header, second.get_by_role(
-            "button", name=EN["builder.reuse"], exact=True).first, rerun=False)
+    closed = second.locator("[data-testid='stExpanderDetails']").get_attribute("inert")
+    if closed is not None:  # a closed expander's content is inert
+        click_and_wait(page, second.get_by_text("2. dense_2 · Dense", exact=True),
+                       second.get_by_role("button", name=EN["builder.reuse"], exact=True).first,
+                       rerun=False)
     click_button(page, EN["builder.reuse"], "3. dense_2_again · Dense",  # same weights again
                  scope=second)
     choose_option(page, page.get_by_label(EN["builder.add_type"], exact=True).first,

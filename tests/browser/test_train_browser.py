@@ -45,8 +45,9 @@ def test_start_watch_stop(server: str, page, tmp_path: Path) -> None:
     page.goto(f"{server}/train?lang=en")
     wait_idle(page)
     page.get_by_text(EN["train.title"], exact=True).first.wait_for()
-    epochs = page.locator("[data-testid='stNumberInput']").filter(has_text=EN["train.epochs"])
-    fill_and_wait(page, epochs.locator("input").first, 300)
+    # exact: "Validate every N epochs" also contains the word
+    epochs = page.get_by_label(EN["train.epochs"], exact=True)
+    fill_and_wait(page, epochs, 300)
 
     stop = page.get_by_role("button", name=EN["train.stop"])
     click_and_wait(page, page.get_by_role("button", name=EN["train.start"]).first,

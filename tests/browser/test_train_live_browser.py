@@ -76,8 +76,7 @@ def _y_scale(page, n: int) -> tuple[float, float, list[float]]:
 
 
 def _number(page, label: str):
-    box = page.locator("[data-testid='stNumberInput']").filter(has_text=label)
-    return box.locator("input").first
+    return page.get_by_label(label, exact=True)   # exact: labels share words ("epochs")
 
 
 def _selectbox_text(page, label: str) -> str:

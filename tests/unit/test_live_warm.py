@@ -91,3 +91,19 @@ def test_warm_start_can_be_turned_off(tmp_path: Path, pool, monkeypatch) -> None
     assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) in ("stopped", "finished")
     wait_until(lambda: not jobs.reap() and not jobs._children)
     assert _zombie_children() == []
+
+
+def test_a_run_handed_over_before_the_warm_up_ends_still_trains(tmp_path: Path, pool,
+                                                                  monkeypatch) -> None:
+    """Start right after the dashboard armed the pool: the job waits in the warm worker's
+    stdin while it still imports TensorFlow; the server has stopped reading its ``ready``
+    line by then, and the worker must train the run anyway (it used to exit silently)."""
+    monkeypatch.setenv("TFLAB_WARM_WORKER", "1")
+    assert jobs.prewarm()
+    assert not jobs.warm_ready()                       # still importing TensorFlow
+    run_id = jobs.start_run(tmp_path, _request())
+    store = RunStore(tmp_path)
+    assert store.get(run_id).status.extra["start"] == "warm"
+    assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) == "finished"
+    assert [r["step"] for r in train_records(tmp_path, run_id)] == list(range(1, 21))
+    assert "[warm worker" in store.paths(run_id).log.read_text()

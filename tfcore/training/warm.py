@@ -77,7 +77,7 @@ def main(argv: list[str]) -> int:
         try:
             os.write(1, READY)
         except OSError:
-            return 0
+            pass      # the server stopped listening: it handed us a job, or it is gone
         line = _wait_line(float(os.environ.get(ENV_IDLE, "7200")))
     if not line or not line.strip():
         return 0                                  # idle timeout or the server is gone
