@@ -275,18 +275,34 @@ def run_label(record: RunRecord) -> str:
              created=created or "-")
 
 
+# While an active run has no point yet the panel polls fast, so the first point shows
+# about as soon as the worker writes it; then once a second (cheap for a classroom).
+FIRST_POINT_POLL_S = 0.25
+POLL_S = 1.0
+
+
+def _has_points(run_id: str) -> bool:
+    buffer = st.session_state.get(BUFFER_KEY)
+    return (isinstance(buffer, SeriesBuffer) and buffer.run_id == run_id
+            and bool(buffer.size("train") or buffer.size("val")))
+
+
 def live_panel(run_id: str) -> None:
-    """Draw a run's panel; while it is active, redraw it every second."""
+    """Draw a run's panel; while it is active, redraw it every second (faster until its
+    first point arrives)."""
     record = run_store().get(run_id)
     active = record.status.state in ACTIVE_STATES
+    waiting = active and not _has_points(run_id)
     st.session_state["train.live.active"] = active
 
-    @st.fragment(run_every=1.0 if active else None)
+    @st.fragment(run_every=(FIRST_POINT_POLL_S if waiting else POLL_S) if active else None)
     def panel() -> None:
         _body(run_id)
         still = run_store().get(run_id).status.state in ACTIVE_STATES
         if st.session_state.get("train.live.active") and not still:
             st.session_state["train.live.active"] = False
             st.rerun()                      # the run ended: redraw the page without polling
+        elif waiting and _has_points(run_id):
+            st.rerun()                      # the first point is drawn: poll once a second
 
     panel()
