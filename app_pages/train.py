@@ -7,6 +7,7 @@ from ui.common import guarded, presenter_mode, run_store, t, workspace
 from ui.training import (
     BUFFER_KEY,
     RUN_KEY,
+    empty_panel,
     live_panel,
     mark_started,
     run_label,
@@ -35,7 +36,7 @@ st.subheader(t("train.live"))
 records = run_store().list()               # newest first
 current = watched_run(records)
 if current is None:
-    st.info(t("train.no_runs"))
+    empty_panel()
 else:
     labels = {r.run_id: run_label(r) for r in records}
     run_id = st.selectbox(t("train.watch"), list(labels), index=list(labels).index(current),

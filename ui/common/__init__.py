@@ -22,14 +22,45 @@ from ui.common.resources import (
     workspace,
 )
 from ui.common.rights import can_destroy, server_is_loopback, teacher_login, teacher_password
+from ui.common.script_hooks import disable_keras_reset, keras_reset_disabled
 from ui.common.sidebar import presenter_mode
 from ui.common.text import plain, plain_params
 
+disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
+
 __all__ = [
-    "available_pages", "catalog", "current_lang", "CURRENT_SPEC_KEY", "DEFAULT_LANG",
-    "devices_report", "forget", "guarded", "init_language", "kept", "located_text", "PAGES", "pick",
-    "pick_model", "plain", "plain_params", "presenter_mode", "recall", "remember", "remembered",
+    "CURRENT_SPEC_KEY",
+    "DEFAULT_LANG",
+    "PAGES",
+    "available_pages",
+    "can_destroy",
+    "catalog",
+    "current_lang",
+    "devices_report",
+    "disable_keras_reset",
+    "forget",
+    "guarded",
+    "init_language",
+    "kept",
+    "keras_reset_disabled",
+    "located_text",
+    "pick",
+    "pick_model",
+    "plain",
+    "plain_params",
+    "presenter_mode",
+    "recall",
+    "remember",
+    "remembered",
     "run_store",
-    "can_destroy", "server_is_loopback", "teacher_login", "teacher_password",
-    "show_error", "sidebar", "t", "tensorflow_ready", "versions_report", "warm_worker", "workspace",
+    "server_is_loopback",
+    "show_error",
+    "sidebar",
+    "t",
+    "teacher_login",
+    "teacher_password",
+    "tensorflow_ready",
+    "versions_report",
+    "warm_worker",
+    "workspace",
 ]

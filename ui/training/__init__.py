@@ -10,6 +10,7 @@ from ui.training.form import FormResult, setup_form
 from ui.training.live import (
     BUFFER_KEY,
     RUN_KEY,
+    empty_panel,
     live_panel,
     mark_started,
     run_label,
@@ -17,6 +18,6 @@ from ui.training.live import (
 )
 
 __all__ = [
-    "BUFFER_KEY", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
+    "BUFFER_KEY", "empty_panel", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
     "setup_form", "watched_run",
 ]

@@ -146,9 +146,31 @@ def _buttons(record: RunRecord) -> None:
             st.rerun()
 
 
+def _empty_chart(caption_key: str) -> None:
+    """Empty loss axes: where the first point will draw. Drawing the chart before there is
+    data also loads the browser's chart code, so the first point shows without that wait."""
+    style = PRESENTER if presenter_mode() else NORMAL
+    labels = {"train": t("train.series.train"), "smoothed": t("train.series.smoothed"),
+              "val": t("train.series.val")}
+    frame = step_frame(SeriesBuffer(""), "loss", 0.0, labels)
+    st.altair_chart(line_chart(frame, "step", "loss", False, t("train.step"), style,
+                               series_colors(labels, 0.0)), width="stretch")
+    st.caption(t(caption_key))
+
+
+def empty_panel() -> None:
+    """The live panel before any run: empty state, progress and loss axes."""
+    cols = st.columns(5)
+    for col, key in zip(cols, ("train.state", "train.step", "train.epoch", "train.speed",
+                               "train.eta")):
+        col.metric(t(key), "-")
+    st.progress(0.0, text=t("train.no_runs"))
+    _empty_chart("train.empty_chart")
+
+
 def _charts(buffer: SeriesBuffer) -> None:
     if not buffer.size("train") and not buffer.size("val"):
-        st.caption(t("train.no_points"))
+        _empty_chart("train.no_points")
         return
     presenting = presenter_mode()
     if presenting:        # secondary controls hidden; their last values still apply
@@ -255,6 +277,8 @@ def _body(run_id: str) -> None:
     if not presenter_mode():
         st.caption(t("train.tensorboard"))
         st.code(f"tensorboard --logdir {Path(record.paths.tb_dir)}", language="bash")
+        from ui.runs import tensorboard_button  # T4: the real TensorBoard, linked
+        tensorboard_button.open_button(record.paths.root.parent, record.paths.root, "train.live")
 
 
 def watched_run(records: list[RunRecord]) -> str | None:

@@ -1,0 +1,56 @@
+"""Keep Streamlit from resetting Keras after every script run.
+
+After each script and fragment run, Streamlit's script runner calls
+``keras.backend.clear_session()`` whenever Keras is imported (its
+``_clean_problem_modules``). With TensorFlow loaded that call runs a full
+``gc.collect()`` and costs 0.2-1 s of the one Python process every session shares; a
+classroom whose live panels redraw every second spends almost all of the server's time
+in it (bench/bench_sessions.py; bench/bench_gc.py measures the collection). It also resets
+Keras' global state while other sessions' scripts are building models in their threads.
+
+TF Lab keeps no Keras state between runs that needs clearing: every model a page builds is
+built from a spec with explicit layer names, held per session or in a cache, and trained
+in its own worker process. So the hook keeps Streamlit's other cleanup (closing
+matplotlib figures) and drops the Keras reset. Applied once per process, on import of
+``ui.common``; ``keras_reset_disabled()`` tells whether it is in force.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_MARK = "_tflab_keeps_keras"
+
+
+def _clean_problem_modules() -> None:
+    """Streamlit's post-run cleanup without the Keras reset."""
+    pyplot: Any = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        try:
+            pyplot.close("all")
+        except Exception:  # noqa: BLE001,S110 - as Streamlit's own: never fail a run here
+            pass
+
+
+setattr(_clean_problem_modules, _MARK, True)
+
+
+def disable_keras_reset() -> bool:
+    """Replace the script runner's cleanup hook; False when this Streamlit has none (the
+    hook moved: nothing is patched and Streamlit's behaviour is unchanged)."""
+    try:
+        from streamlit.runtime.scriptrunner import script_runner
+    except ImportError:                   # pragma: no cover - Streamlit is pinned
+        return False
+    if not callable(getattr(script_runner, "_clean_problem_modules", None)):
+        return False
+    script_runner._clean_problem_modules = _clean_problem_modules
+    return True
+
+
+def keras_reset_disabled() -> bool:
+    """Whether Streamlit's script runner now skips ``keras.backend.clear_session()``."""
+    from streamlit.runtime.scriptrunner import script_runner
+
+    return getattr(script_runner._clean_problem_modules, _MARK, False)
