@@ -1,10 +1,12 @@
-"""Device placement (D2): put tensors on devices, read .device, mix devices, try_gpu."""
+"""Device placement (D2): put tensors on devices, read .device, mix devices, try_gpu;
+MirroredStrategy (D3): number of devices, a mirrored variable's per-replica values."""
 
 import pandas as pd
 import streamlit as st
 
 from tfcore.labs import placement as placement_lab
 from ui.common import guarded, t, tensorflow_ready
+from ui.foundations import mirrored_section
 
 tensorflow_ready()
 st.title(t("foundations.placement.title"))
@@ -49,3 +51,5 @@ with guarded():
     st.caption(t("foundations.placement.copied" if mixed.copied
                  else "foundations.placement.not_copied"))
     st.code(mixed.code, language="python")
+
+mirrored_section()          # D3: MirroredStrategy over logical devices, mirrored variables

@@ -5,7 +5,6 @@ import streamlit as st
 from tfcore.training import jobs
 from ui.common import guarded, presenter_mode, run_store, t, workspace
 from ui.training import (
-    BUFFER_KEY,
     RUN_KEY,
     empty_panel,
     live_panel,
@@ -29,7 +28,6 @@ if st.button(t("train.start"), type="primary", icon=":material/model_training:",
     with guarded():
         st.session_state[RUN_KEY] = jobs.start_run(workspace().runs, form.request)
         mark_started(st.session_state[RUN_KEY])
-        st.session_state.pop(BUFFER_KEY, None)
 
 st.divider()
 st.subheader(t("train.live"))

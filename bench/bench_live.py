@@ -1,14 +1,38 @@
-"""Start -> first metrics line, cold worker vs warm worker, side by side in one run.
+"""Start -> first point, cold worker vs warm worker, side by side in one run.
 
-Each trial starts the default run of the Train page (the ``mlp`` preset on ``digits28``,
-default training settings, CPU) with ``tfcore.training.jobs.start_run`` and times until
-the first complete line appears in its ``metrics.jsonl`` (what the live panel draws as the
-first point). Cold: ``TFLAB_WARM_WORKER=0`` semantics (no warm worker armed). Warm: the
-pool is armed and the warm worker has finished warming up before Start is pressed.
-Trials alternate cold, warm, cold, warm, ... so load drifts hit both; each run is stopped
-right after its first line. Prints every trial and the medians.
+Engine mode (default). Each trial starts the default run of the Train page (the ``mlp``
+preset on ``digits28``, default training settings, CPU) with
+``tfcore.training.jobs.start_run`` and times until the first complete line appears in its
+``metrics.jsonl`` (what the live panel draws as the first point). Cold:
+``TFLAB_WARM_WORKER=0`` semantics (no warm worker armed). Warm: the pool is armed and the
+warm worker has finished warming up before Start is pressed. Trials alternate cold, warm,
+cold, warm, ... so load drifts hit both; each run is stopped right after its first line.
+Prints every trial and the medians.
+
+Browser mode (``--browser``). What a person sees: a click on the Train page's "Train" button
+-> the first point on the live chart, in headless chromium (``/usr/bin/chromium``, or
+``TFLAB_CHROMIUM``). Two dashboards run side by side, each ``streamlit run app.py`` on
+127.0.0.1 and a free port with its own fresh workspace: ``TFLAB_WARM_WORKER=0`` (cold) and
+``=1`` (warm). A trial opens ``/train?lang=en`` in a new browser session, waits for the
+button and for the app to be idle, clicks, and waits (polling every 50 ms; a mutation
+observer stamps the moment) until the caption "N logged training steps" and a drawn live
+chart (its canvas, or the SVG Streamlit 1.67 draws) show: the page draws an empty chart
+before the first point, so the caption is the signal. The time is split with the run's
+files: click -> ``queued_at`` (status.json) -> the first ``metrics.jsonl`` line's ``time``
+-> visible (browser and files share the wall clock). After each trial the run is stopped
+(``jobs.stop_run``) and deleted, so the next trial starts from an empty runs folder. Warm
+readiness is not written to the workspace (the warm worker prints ``ready`` on a pipe to its
+server, which reads it only when asked), so the bench looks at that pipe: a warm worker
+(``python -m tfcore.training.warm``, a child of the server) is ready when its stdout pipe
+holds the unread ``ready`` line (FIONREAD on ``/proc/PID/fd/1``). Before every trial, cold
+or warm, the bench waits until no warm worker is still warming up (a replacement warms up a
+few seconds after each warm start), at most ``--warm-wait`` seconds (then it goes on and
+says so). Warm trials whose run did not start warm are flagged. The servers, their warm
+workers and the runs' workers are stopped (their process groups killed) on every exit,
+errors and Ctrl-C included. The browser half lives in ``bench/live_browser.py``.
 
     .venv/bin/python bench/bench_live.py [--trials 3] [--loop fit|custom]
+    .venv/bin/python bench/bench_live.py --browser [--trials 3] [--loop fit|custom]
 """
 
 from __future__ import annotations
@@ -55,11 +79,8 @@ def first_line_seconds(root: Path, body: dict, timeout: float = 300.0) -> tuple[
     return spent, start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=3)
-    parser.add_argument("--loop", default="fit", choices=("fit", "custom"))
-    args = parser.parse_args()
+def engine_bench(args: argparse.Namespace) -> None:
+    """Start -> first metrics line through the engine, cold vs warm."""
     from tfcore.training import jobs
 
     results: dict[str, list[float]] = {"cold": [], "warm": []}
@@ -83,6 +104,27 @@ def main() -> None:
     cold, warm = (statistics.median(results[k]) for k in ("cold", "warm"))
     print(f"median Start -> first metrics line ({args.loop} loop, mlp on digits28): "
           f"cold {cold:.2f} s, warm {warm:.2f} s, warm/cold {warm / cold:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--loop", default="fit", choices=("fit", "custom"))
+    parser.add_argument("--browser", action="store_true",
+                        help="click Train -> first point visible, in headless chromium")
+    parser.add_argument("--warm-wait", type=float, default=180.0,
+                        help="browser mode: at most this long (s) for warm workers to warm up")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="browser mode: at most this long (s) for a page state or a run")
+    args = parser.parse_args()
+    if args.trials < 1:
+        parser.error("--trials must be at least 1")
+    if args.browser:
+        from live_browser import browser_bench  # bench/ is on sys.path (the script's folder)
+
+        browser_bench(args)
+    else:
+        engine_bench(args)
 
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ class Session:
     _done: asyncio.Future | None = None
     _charts: list = field(default_factory=list)
     _last_charts: str = ""
+    _page_started: bool = False          # the requested page's full run has begun
 
     async def open(self) -> None:
         from websockets.asyncio.client import connect
@@ -105,6 +106,7 @@ class Session:
     async def page_run(self, page: str, timeout: float) -> float:
         """Run ``page`` as a click would; seconds until ``script_finished``."""
         self._done = asyncio.get_running_loop().create_future()
+        self._page_started = False
         start = time.monotonic()
         await self._send(page)
         try:
@@ -132,6 +134,7 @@ class Session:
                 self.page_hash = msg.new_session.page_script_hash
                 self._charts = []
                 if not msg.metadata.run.fragment_ids:        # a full run: timers restart
+                    self._page_started = True
                     for timer in self._timers.values():
                         timer.cancel()
                     self._timers.clear()
@@ -166,9 +169,14 @@ class Session:
                 self.chart_events.append(time.monotonic())
         if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
             self.errors += 1
-        if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
-            if self._done is not None and not self._done.done():
-                self._done.set_result(status)
+        # A fragment rerun the tab asked for just before the click is queued behind the
+        # page's full run, which then reports "finished early for rerun"; the fragment
+        # run that follows ends the exchange, as the browser sees it.
+        done = status in (ForwardMsg.FINISHED_SUCCESSFULLY,
+                          ForwardMsg.FINISHED_WITH_COMPILE_ERROR) or (
+            status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and self._page_started)
+        if done and self._done is not None and not self._done.done():
+            self._done.set_result(status)
 
 
 # ---------------------------------------------------------------- one phase: N sessions

@@ -58,12 +58,34 @@ def test_lambda_layer_is_refused_by_safe_mode(tmp_path: Path) -> None:
     assert info.value.key == "spec.import_unsafe"
 
 
-def test_first_layer_outside_the_catalog_is_named(tmp_path: Path) -> None:
+class ScaleByTwo(keras.layers.Layer):
+    """A user's own layer (not registered): its class must be named when refused."""
+
+    def call(self, inputs):
+        return inputs * 2.0
+
+
+def test_a_custom_class_is_named_with_how_to_make_it_importable(tmp_path: Path) -> None:
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="ok"),
-                              keras.layers.UnitNormalization(name="unit_norm")])
+                              ScaleByTwo(name="twice")])
     with pytest.raises(SpecError) as info:
         model_to_spec(model)
-    assert info.value.params == {"layer": "unit_norm", "type": "UnitNormalization"}
+    assert info.value.key == "spec.import_custom_class"
+    assert "ScaleByTwo" in info.value.params["cls"]
+    assert "register_keras_serializable" in info.value.message
+    registered = keras.saving.register_keras_serializable(package="tests_pkg")(
+        type("Doubler", (ScaleByTwo,), {}))
+    keras.Sequential([keras.Input((3,)), registered(name="d")]).save(tmp_path / "c.keras")
+    keras.saving.get_custom_objects().pop("tests_pkg>Doubler")     # a fresh server
+    with pytest.raises(SpecError) as info:
+        import_keras(tmp_path / "c.keras", shown="upload.keras")
+    assert info.value.key == "spec.import_custom_class"
+    assert info.value.params == {"name": "upload.keras", "cls": "tests_pkg>Doubler"}
+    assert "register_keras_serializable" in info.value.message
+    assert str(tmp_path) not in info.value.message
+
+
+def test_a_damaged_file_is_not_file_not_found(tmp_path: Path) -> None:
     (tmp_path / "junk.keras").write_bytes(b"not a zip")
     with pytest.raises(SpecError) as info:
         import_keras(tmp_path / "junk.keras")

@@ -90,3 +90,48 @@ def test_dtype_axis_and_reshape_errors() -> None:
         apply_op("reshape", [a], shape="3")
     with pytest.raises(TensorLabError):
         apply_op("matmul", [a])
+
+
+# ---- error params may have any name (``message``, ``key``, ``name``, ...) ---------------
+
+def test_error_params_named_key_and_message_keep_their_values() -> None:
+    from tfcore.labs.tensor_text import tensor_error
+
+    exc = tensor_error("add failed: bad key", "tf", key="dense/kernel", message="bad key",
+                       op="add", shapes="[2], [3]")
+    assert isinstance(exc, TensorLabError)
+    assert exc.message == "add failed: bad key" and str(exc) == "add failed: bad key"
+    assert exc.key == "foundations.err.tf"
+    assert exc.params == {"key": "dense/kernel", "message": "bad key", "op": "add",
+                          "shapes": "[2], [3]"}
+
+
+def test_a_tensorflow_error_the_checks_missed_is_shown_with_its_message(monkeypatch) -> None:
+    """The ``tf`` error passes TF's text as a param named ``message`` (it used to raise
+    "got multiple values for argument 'message'" instead of the error)."""
+    import tensorflow as tf
+
+    from tfcore.labs import tensors
+    from ui.common.errors import error_text
+
+    def boom(ts, p):
+        raise tf.errors.InvalidArgumentError(None, None, "Input is not invertible.")
+
+    monkeypatch.setitem(tensors.OPS, "square", tensors.OpDef("square", 1, boom))
+    a = create_tensor("constant", text="1 2; 2 4")
+    with pytest.raises(TensorLabError) as info:
+        apply_op("square", [a], ["A"])
+    exc = info.value
+    assert exc.key == "foundations.err.tf"
+    assert exc.message == "square failed for shapes [2, 2]: Input is not invertible."
+    assert exc.params["message"] == "Input is not invertible."
+    # the page's text: the English template with the params (Markdown brackets escaped)
+    assert error_text(exc) == r"square failed for shapes \[2, 2\]: Input is not invertible."
+
+
+def test_keywords_never_collide_with_the_positional_arguments() -> None:
+    a = create_tensor("zeros", shape="2", kind="ignored")
+    assert a.values.tolist() == [0.0, 0.0]
+    result = apply_op("square", [create_tensor("constant", text="3 4")], ["A"], name="sq",
+                      inputs="x", names="y")
+    assert result.values.tolist() == [9.0, 16.0] and result.code == "tf.square(A)"

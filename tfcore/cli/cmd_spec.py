@@ -1,11 +1,12 @@
-"""``presets`` and ``spec``: list and show the tutorials' models; check a spec and emit code."""
+"""``presets`` and ``spec``: list and show the tutorials' models; check a spec, emit its
+code, import a ``.keras`` model as a spec, list the layer types."""
 
 from __future__ import annotations
 
 import argparse
 
-from tfcore.cli.inputs import int_range, read_spec_file
-from tfcore.cli.vocabulary import command
+from tfcore.cli.inputs import int_range, path_arg, path_problem, read_spec_file, shown
+from tfcore.cli.vocabulary import add_flag, command
 from tfcore.errors import SpecError
 
 
@@ -61,6 +62,53 @@ def _code(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    """A .keras model (safe mode) as spec JSON, printed or written to ``--out``."""
+    from pathlib import Path
+
+    from tfcore.model import import_keras
+
+    source = Path(args.file)
+    if source.is_dir() or not source.is_file():
+        raise SpecError(f"No such .keras file: {shown(args.file)}", key="spec.no_file",
+                        params={"path": shown(args.file)})
+    spec = import_keras(source, shown=source.name)
+    text = spec.to_json()
+    if not args.out:
+        print(text)
+        return 0
+    problem = path_problem(args.out)
+    out = Path(args.out)
+    if problem or out.is_dir():
+        raise SpecError(f"--out {shown(args.out)}: {problem or 'is a folder, not a file'}.",
+                        key="cli.err.path", params={"problem": problem or "a folder"})
+    try:
+        out.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"Cannot write --out {shown(args.out)}: {exc.strerror or exc}.",
+                        key="cli.err.read", params={"path": shown(args.out),
+                                                    "reason": exc.strerror or str(exc)}) from None
+    print(f"{source.name}: {len(spec.all_layers())} layers ({spec.kind}) -> {args.out}")
+    return 0
+
+
+def _types(args: argparse.Namespace) -> int:
+    """Catalog types by family, one a line: ``family  Type  label``."""
+    from tfcore.model import CATEGORIES, layer_types
+
+    if args.family and args.family not in CATEGORIES:
+        raise SpecError(f"--family: no family {shown(args.family)}; choose one of "
+                        f"{', '.join(CATEGORIES)}.", key="cli.err.path",
+                        params={"problem": f"no family {shown(args.family)}"})
+    for family in CATEGORIES:
+        if args.family and family != args.family:
+            continue
+        for name, kind in layer_types().items():
+            if kind.category == family:
+                print(f"{family:<15}{name:<46}{kind.title['en']}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = command(sub, "presets", "the tutorials' models: list names, or show one as JSON",
                 ["python -m tfcore presets",
@@ -69,9 +117,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", nargs="?", help="preset name (for show)")
     p.set_defaults(func=_presets)
 
-    spec = command(sub, "spec", "check a model spec file or generate its Keras code",
+    spec = command(sub, "spec", "check a model spec file, generate its Keras code, import a "
+                                "Keras model, list layer types",
                    ["python -m tfcore spec check cnn.json",
-                    "python -m tfcore spec code cnn.json --style sequential"])
+                    "python -m tfcore spec import model.keras --out model.json"])
     actions = spec.add_subparsers(dest="spec_command", metavar="ACTION", required=True)
     check = command(actions, "check", "validate and print the summary table "
                                       "(exit 2 with located problems)",
@@ -88,3 +137,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     code.add_argument("--style", choices=["sequential", "functional", "subclass"],
                       default="functional")
     code.set_defaults(func=_code)
+    imp = command(actions, "import", "turn a .keras model file into spec JSON (safe mode: no "
+                                     "code from the file runs)",
+                  ["python -m tfcore spec import model.keras --out model.json",
+                   "python -m tfcore spec import model.keras > model.json"])
+    imp.add_argument("file", type=path_arg, help=".keras model file")
+    add_flag(imp, "out", default=None, metavar="FILE",
+             help="write the spec JSON to this file (default: print it)")
+    imp.set_defaults(func=_import)
+    types = command(actions, "types", "list the layer types of the catalog by family",
+                    ["python -m tfcore spec types",
+                     "python -m tfcore spec types --family attention"])
+    types.add_argument("--family", default=None, metavar="FAMILY",
+                       help="only this family (core, conv, pool, attention, image ...)")
+    types.set_defaults(func=_types)

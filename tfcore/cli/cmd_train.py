@@ -10,28 +10,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tfcore.cli.device_flags import add_device_flags, device_config
 from tfcore.cli.inputs import (
     dataset_option,
     fraction_arg,
-    int_range,
     path_arg,
     read_spec_file,
     run_id_arg,
 )
 from tfcore.cli.inputs import runs_root as runs_root_of
 from tfcore.cli.vocabulary import add_flag, command
-from tfcore.errors import RunError
 
 LOOPS = ("fit", "custom")
-
-
-def _device(text: str, logical: int) -> dict:
-    """``cpu``, ``gpu`` / ``gpu:N`` or ``mirrored`` -> DeviceConfig dict."""
-    kind, _, index = text.partition(":")
-    if kind not in ("cpu", "gpu", "mirrored") or (index and not index.isdigit()):
-        raise RunError(f"--device must be cpu, gpu:N or mirrored. Received: --device={text}",
-                       key="train.err.device_arg", params={"value": text})
-    return {"kind": kind, "gpus": [int(index)] if index else [], "logical_devices": logical}
 
 
 def _spec(args: argparse.Namespace) -> dict:
@@ -62,16 +52,18 @@ def build_request(args: argparse.Namespace) -> dict:
                                 "ckpt_every": args.ckpt_every, "keep": args.keep,
                                 "steps": args.steps, "mixed_precision": args.mixed_precision,
                                 "validate_every": args.validate_every,
-                                "steps_per_second": args.steps_per_second}
+                                "steps_per_second": args.steps_per_second,
+                                "ckpt_prefix": args.ckpt_prefix}
     # refuse bad numbers and names before any data is loaded
     TrainConfig.from_dict({**training, **({"loss": args.loss} if args.loss else {})})
-    spec, device, dataset = _spec(args), _device(args.device, args.logical_devices), \
-        _dataset(args)
-    if not args.loss or args.metrics is None:
-        from tfcore.data import DatasetRequest, load_dataset
-        from tfcore.training import default_loss_and_metrics
+    spec, device, dataset = _spec(args), device_config(args), _dataset(args)
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.training import default_loss_and_metrics
 
-        info = load_dataset(DatasetRequest.from_dict(dataset)).info
+    # Loading checks every -o option as `data show` does (unknown name or bad value:
+    # DatasetError, exit 2) before a run exists; it also gives the task's defaults.
+    info = load_dataset(DatasetRequest.from_dict(dataset)).info
+    if not args.loss or args.metrics is None:
         training["loss"], training["metrics"] = default_loss_and_metrics(info.task,
                                                                          info.num_classes)
     if args.loss:
@@ -130,6 +122,7 @@ def summary(runs_root: Path, run_id: str) -> dict:
             "test": extra.get("test_metrics") or {},
             "samples_per_sec": extra.get("samples_per_sec"),
             "wall_seconds": extra.get("wall_seconds"), "replicas": extra.get("replicas"),
+            "devices": extra.get("devices"),
             "parameters": extra.get("parameters"),
             "message": record.status.message}
 
@@ -176,14 +169,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mixed-precision", action="store_true")
     add_flag(p, "steps_per_second", type=float, default=None)
     add_flag(p, "seed", type=int, default=0, help="random seed (0)")
-    add_flag(p, "device", default="cpu", help="cpu | gpu:N | mirrored")
-    p.add_argument("--logical-devices", type=int_range(0, 64), default=0, metavar="N",
-                   help="split the device into N logical devices (0: no split)")
+    add_device_flags(p, device_default="cpu")
     add_flag(p, "runs_root", type=path_arg)
     add_flag(p, "workspace", type=path_arg)
     p.add_argument("--ckpt-every", type=int, default=100, metavar="N",
                    help="checkpoint every N steps (100)")
     add_flag(p, "keep", type=int, default=3, help="checkpoints to keep (3)")
+    add_flag(p, "ckpt_prefix", default="ckpt")
     p.add_argument("--resume", default=None, type=run_id_arg, metavar="RUN_ID",
                    help="continue a stopped run from its latest checkpoint")
     p.add_argument("--quiet", action="store_true", help="only the JSON summary line")

@@ -141,8 +141,9 @@ def read_spec_file(path: str, flag: str = "spec file"):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        hint = (" It looks like a .keras model or another archive; see its weights with "
-                "python -m tfcore weights FILE." if raw[:2] == b"PK" else "")
+        hint = (" It looks like a .keras model or another archive; turn a .keras model into "
+                "a spec with python -m tfcore spec import FILE --out spec.json."
+                if raw[:2] == b"PK" else "")
         raise SpecError(f"{flag} {where} is not UTF-8 text (byte {exc.start}); a spec is a "
                         f"JSON file.{hint}", key="cli.err.spec_binary",
                         params={"path": where, "offset": exc.start}) from None

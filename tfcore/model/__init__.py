@@ -10,6 +10,7 @@ from tfcore.model import spec_ops, store
 from tfcore.model.build import build_model
 from tfcore.model.catalog import CATEGORIES, get_type, layer_types
 from tfcore.model.codegen import STYLES, generate
+from tfcore.model.import_graph import model_to_spec
 from tfcore.model.initializers import (
     INITIALIZERS,
     initializer_names,
@@ -23,10 +24,13 @@ from tfcore.model.params import (
     FLOAT,
     INIT,
     INT,
+    JSON,
+    RAW_KEY,
     REG,
     REGULARIZERS,
     SHAPE,
     SIZE,
+    TEXT,
     ParamSpec,
 )
 from tfcore.model.presets import get_preset, preset_names, preset_title
@@ -49,8 +53,9 @@ __all__ = [
     "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
     "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
     "import_keras", "INIT",
-    "initializer_names", "INITIALIZERS", "InputSpec", "INT", "KINDS", "layer_types", "LayerSpec",
-    "make_initializer", "ModelSpec", "ModelSummary", "ParamSpec", "preset_names", "preset_title",
-    "REG", "REGULARIZERS", "scratch_spec", "SEQUENTIAL", "SHAPE", "SIZE", "spec_ops", "store",
-    "STYLES", "summarize", "validate", "Validation", "zeroed_uniform_class",
+    "initializer_names", "INITIALIZERS", "InputSpec", "INT", "JSON", "KINDS", "layer_types",
+    "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",
+    "preset_names", "preset_title", "RAW_KEY", "REG", "REGULARIZERS", "scratch_spec",
+    "SEQUENTIAL", "SHAPE", "SIZE", "spec_ops", "store", "STYLES", "summarize", "TEXT",
+    "validate", "Validation", "zeroed_uniform_class",
 ]

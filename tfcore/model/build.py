@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from tfcore.errors import SpecError
-from tfcore.model.spec import FUNCTIONAL, LayerSpec, ModelSpec
+from tfcore.model.spec import FUNCTIONAL, INPUT_REF, LayerSpec, ModelSpec
 from tfcore.tfenv import quiet_tensorflow
 
 quiet_tensorflow()
@@ -62,9 +62,34 @@ class _LayerFactory:
         return self.created[owner]
 
 
-def _apply(entry: LayerSpec, layer: Any, args: Any) -> Any:
+def fill_call(template: Any, args: list) -> Any:
+    """A ``call`` template with each ``{"__input__": k}`` replaced by the k-th tensor."""
+    if isinstance(template, dict):
+        if INPUT_REF in template:
+            tensor = args[template[INPUT_REF]]
+            return tensor[template["output"]] if "output" in template else tensor
+        return {k: fill_call(v, args) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill_call(v, args) for v in template]
+    return template
+
+
+def _apply(entry: LayerSpec, layer: Any, args: Any, many: bool = False) -> Any:
+    """Call the layer: on one tensor, on the list of its inputs (merges), on them as
+    separate arguments (attention, ops), or as the entry's ``call`` template says."""
+    from tfcore.model.catalog import get_type
+
     try:
-        return layer(args)
+        if not many:
+            return layer(args)
+        if entry.call:
+            call_args = fill_call(list(entry.call.get("args", [])), args)
+            call_kwargs = fill_call(dict(entry.call.get("kwargs", {})), args)
+            return layer(*call_args, **call_kwargs)
+        if len(args) == 1:
+            return layer(args[0])
+        kind = get_type(entry.type)
+        return layer(*args) if kind is not None and kind.positional else layer(args)
     except SpecError:
         raise
     except Exception as exc:
@@ -188,9 +213,10 @@ def _build_functional(spec: ModelSpec, factory: _LayerFactory, keras: Any) -> Bu
                             params={"layers": names})
         for entry in ready:
             args = [tensors[name] for name in entry.inputs]
-            first_shape = tuple(args[0].shape[1:]) if args else None
+            first = args[0] if args else None
+            first_shape = tuple(first.shape[1:]) if hasattr(first, "shape") else None
             layer = factory.get(entry, first_shape)
-            tensors[entry.name] = _apply(entry, layer, args if len(args) > 1 else args[0])
+            tensors[entry.name] = _apply(entry, layer, args, many=True)
             layers[entry.name] = layer
             pending.remove(entry)
     missing = [name for name in spec.outputs if name not in tensors]
@@ -202,10 +228,16 @@ def _build_functional(spec: ModelSpec, factory: _LayerFactory, keras: Any) -> Bu
     model = keras.Model(inputs=inputs if len(inputs) > 1 else inputs[0],
                         outputs=outputs if len(outputs) > 1 else outputs[0],
                         name=_safe_name(spec.name))
-    shapes = {name: tuple(tensors[name].shape) for name in layers}
+    shapes = {name: _shape_of(tensors[name]) for name in layers}
     return Built(model, layers, shapes)
 
 
+def _shape_of(tensor: Any) -> Any:
+    if isinstance(tensor, (list, tuple)):   # a layer with several outputs: the first
+        return _shape_of(tensor[0]) if tensor else None
+    return tuple(tensor.shape)
+
+
 def _safe_name(name: str) -> str:
-    cleaned = "".join(c if c.isalnum() or c in "_-" else "_" for c in name).strip("_")
+    cleaned = "".join(c if c.isalnum() or c in "_-." else "_" for c in name).strip("_.")
     return cleaned or "model"

@@ -19,17 +19,22 @@ from tfcore.model.params import (  # noqa: F401 - the kinds are part of the cata
     FLOAT,
     INIT,
     INT,
+    JSON,
     KINDS,
+    RAW_KEY,
     REG,
     REGULARIZERS,
     SHAPE,
     SIZE,
+    TEXT,
     LayerType,
     ParamSpec,
+    is_keras_object,
 )
 from tfcore.model.spec import LayerSpec
 
-CATEGORIES = ("core", "conv", "pool", "norm", "recurrent", "merge", "application", "custom",
+CATEGORIES = ("core", "conv", "pool", "norm", "recurrent", "merge", "activation", "attention",
+              "reshape", "regularization", "preprocessing", "image", "application", "custom",
               "structure")
 
 
@@ -63,6 +68,8 @@ def keras_value(param: ParamSpec, value: Any) -> Any:
     """Turn a spec value into what the Keras constructor takes."""
     if value is None:
         return None
+    if param.kind in (INIT, REG) and is_keras_object(value):
+        return dict(value)          # the Keras constructor deserializes its own config
     if param.kind == INIT:
         from tfcore.model.initializers import make_initializer
         if isinstance(value, str):
@@ -107,8 +114,23 @@ def create_layer(entry: LayerSpec, children: Sequence[Any] = (),
                         params={"layer": entry.name, "type": entry.type})
     if kind.container:
         return keras.Sequential(list(children), name=entry.name)
+    if kind.name == "KerasRaw":
+        return _raw_object(entry, keras)
     kwargs = keras_kwargs(entry, input_shape)
+    if kind.keras_class:  # from_config also deserializes nested configs (wrapped layers)
+        return resolve(kind.keras_path).from_config({"name": entry.name, **kwargs})
     return resolve(kind.keras_path)(name=entry.name, **kwargs)
+
+
+def _raw_object(entry: LayerSpec, keras: Any) -> Any:
+    """A Keras object from its serialized config (Keras's own classes only: checked by
+    validation, and deserialized in safe mode)."""
+    value = dict(full_config(entry)["keras"])
+    if not is_keras_object(value):
+        raise SpecError(f"Layer {entry.name!r}: its Keras config names a class outside Keras.",
+                        key="spec.raw_unsafe", params={"layer": entry.name})
+    value["config"] = {**dict(value.get("config") or {}), "name": entry.name}
+    return keras.saving.deserialize_keras_object(value, safe_mode=True)
 
 
 def keras_kwargs(entry: LayerSpec, input_shape: tuple | None = None) -> dict[str, Any]:
@@ -117,6 +139,9 @@ def keras_kwargs(entry: LayerSpec, input_shape: tuple | None = None) -> dict[str
     config = full_config(entry)
     kwargs = {p.name: keras_value(p, config.get(p.name)) for p in kind.params}
     kwargs.update(kind.fixed)
+    raw = config.get(RAW_KEY)
+    if isinstance(raw, dict):
+        kwargs.update({k: v for k, v in raw.items() if k != "name"})
     if kind.wants_input_shape and input_shape is not None:
         kwargs["input_shape"] = tuple(input_shape)
     return kwargs

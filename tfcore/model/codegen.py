@@ -8,6 +8,7 @@ layers are written out in full, so the code runs without TF Lab installed.
 from __future__ import annotations
 
 import inspect
+import json
 import keyword
 import math
 import re
@@ -15,15 +16,28 @@ from typing import Any, Callable
 
 from tfcore.errors import SpecError
 from tfcore.model.catalog import default_config, get_type
-from tfcore.model.params import INIT, REG
-from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, LayerSpec, ModelSpec
+from tfcore.model.params import INIT, JSON, RAW_KEY, REG, is_keras_object
+from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec
 
 STYLES = ("sequential", "functional", "subclass")
 _INDENT = "    "
 
 
+def literal(value: Any) -> str:
+    """Python source of a JSON value (``float('inf')`` where repr would be a bare name)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{str(k)!r}: {literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, float):
+        return _number(value)
+    return repr(value)
+
+
 def _value(kind: str, value: Any) -> str:
     """Python source of one constructor argument."""
+    if kind in (INIT, REG, JSON) and (is_keras_object(value) or kind == JSON):
+        return literal(value)       # Keras constructors deserialize their own configs
     if kind == INIT and isinstance(value, dict):
         from tfcore.model.initializers import INITIALIZERS
         init = INITIALIZERS[value["name"]]
@@ -63,8 +77,19 @@ def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
         return f"keras.Sequential([{children}], name={entry.name!r})"
     defaults = default_config(entry.type)
     config = {**defaults, **dict(entry.config)}
-    args = [f"{p.name}={_value(p.kind, config[p.name])}" for p in kind.params
-            if p.required or config[p.name] != defaults.get(p.name)]
+    if kind.name == "KerasRaw":
+        value = dict(config["keras"])
+        value["config"] = {**dict(value.get("config") or {}), "name": entry.name}
+        return f"keras.saving.deserialize_keras_object({literal(value)})"
+    shown = [p for p in kind.params if p.required or config[p.name] != defaults.get(p.name)]
+    raw = dict(config.get(RAW_KEY) or {})
+    if kind.keras_class and (raw or any(p.kind == JSON and "class_name" in json.dumps(
+            config[p.name]) for p in shown)):   # a nested layer or cell: from_config
+        items = [f"{'name'!r}: {entry.name!r}"]
+        items += [f"{p.name!r}: {_value(p.kind, config[p.name])}" for p in shown]
+        items += [f"{str(k)!r}: {literal(v)}" for k, v in raw.items()]
+        return f"{kind.keras_path}.from_config({{{', '.join(items)}}})"
+    args = [f"{p.name}={_value(p.kind, config[p.name])}" for p in shown]
     args += [f"{k}={v!r}" for k, v in kind.fixed.items()]
     if kind.wants_input_shape and shapes.get(entry.name) is not None:
         args.append(f"input_shape={_shape(shapes[entry.name])}")
@@ -123,6 +148,8 @@ def _sources(spec: ModelSpec) -> dict[str, list[str]]:
 def _is_chain(spec: ModelSpec) -> bool:
     if spec.kind == SEQUENTIAL:
         return True
+    if any(e.call for e in spec.layers):
+        return False
     if len(spec.inputs) != 1 or len(spec.outputs) != 1:
         return False
     prev = spec.inputs[0].name
@@ -155,11 +182,35 @@ def _definitions(spec: ModelSpec, names: _Names, prefix: str, shapes: dict) -> l
     return lines
 
 
+def _template(value: Any, args: list[str]) -> str:
+    """Python source of a call template, each input reference as its tensor's name."""
+    if isinstance(value, dict):
+        if INPUT_REF in value:
+            ref = args[value[INPUT_REF]]
+            return f"{ref}[{int(value['output'])}]" if "output" in value else ref
+        return "{" + ", ".join(f"{str(k)!r}: {_template(v, args)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_template(v, args) for v in value) + "]"
+    return literal(value)
+
+
+def _call_args(entry: LayerSpec, args: list[str]) -> str:
+    if entry.call:
+        parts = [_template(v, args) for v in entry.call.get("args", [])]
+        parts += [f"{k}={_template(v, args)}" for k, v in entry.call.get("kwargs", {}).items()
+                  if str(k).isidentifier() and not keyword.iskeyword(str(k))]
+        return ", ".join(parts)
+    kind = get_type(entry.type)
+    if len(args) == 1:
+        return args[0]
+    return ", ".join(args) if kind is not None and kind.positional else "[" + ", ".join(args) + "]"
+
+
 def _calls(spec: ModelSpec, names: _Names, prefix: str, tensors: dict[str, str]) -> list[str]:
     lines, sources = [], _sources(spec)
     for entry in _order(spec):
         args = [tensors[n] for n in sources[entry.name]]
-        arg = args[0] if len(args) == 1 else "[" + ", ".join(args) + "]"
+        arg = _call_args(entry, args)
         tensors[entry.name] = names(entry.name, "_out")
         lines.append(f"{tensors[entry.name]} = {prefix}{names(entry.shares or entry.name)}({arg})")
     return lines

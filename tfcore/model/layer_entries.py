@@ -1,9 +1,12 @@
-"""The catalog's entries: every layer type with its typed parameters and help text."""
+"""The catalog's entries: the hand-written types (labels, help and translations for the
+tutorials' layers), merged with the generated entries of every other built-in Keras layer
+(:mod:`tfcore.model.catalog_keras`) and the raw Keras type."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tfcore.model.catalog_keras import activations, generated_types, merged, raw_type
 from tfcore.model.params import (
     BOOL,
     CHOICE,
@@ -17,8 +20,7 @@ from tfcore.model.params import (
     ParamSpec,
 )
 
-ACTIVATIONS = ("linear", "relu", "sigmoid", "tanh", "softmax", "gelu", "elu", "selu",
-               "softplus", "swish", "leaky_relu", "relu6")
+ACTIVATIONS = activations()
 PADDINGS = ("valid", "same")
 MAX_UNITS = 1_000_000
 
@@ -230,4 +232,18 @@ _TYPES = (
               (), "keras.Sequential", container=True),
 )
 
-LAYER_TYPES: dict[str, LayerType] = {lt.name: lt for lt in _TYPES}
+
+def _all_types() -> dict[str, LayerType]:
+    generated = generated_types()
+    out: dict[str, LayerType] = {}
+    for entry in _TYPES:
+        twin = generated.get(entry.class_name) if entry.keras_class else None
+        out[entry.name] = merged(entry, twin) if twin else entry
+    for name, entry in generated.items():
+        out.setdefault(name, entry)
+    raw = raw_type()
+    out[raw.name] = raw
+    return out
+
+
+LAYER_TYPES: dict[str, LayerType] = _all_types()

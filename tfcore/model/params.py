@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-# Parameter kinds.
-INT, FLOAT, BOOL, CHOICE, SIZE, SHAPE, INIT, REG = (
-    "int", "float", "bool", "choice", "size", "shape", "initializer", "regularizer")
-KINDS = (INT, FLOAT, BOOL, CHOICE, SIZE, SHAPE, INIT, REG)
+# Parameter kinds. ``text`` is a free string; ``json`` any JSON value, given to Keras as its
+# serialized form (constraints, nested layers, value ranges, dtype policies ...).
+INT, FLOAT, BOOL, CHOICE, SIZE, SHAPE, INIT, REG, TEXT, JSON = (
+    "int", "float", "bool", "choice", "size", "shape", "initializer", "regularizer", "text",
+    "json")
+KINDS = (INT, FLOAT, BOOL, CHOICE, SIZE, SHAPE, INIT, REG, TEXT, JSON)
 REGULARIZERS = ("l1", "l2", "l1_l2")
+RAW_KEY = "keras_config"
+"""Reserved config key: Keras ``get_config`` entries kept as they are (a value the typed
+fields cannot hold), given to the layer's ``from_config`` over the typed parameters."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +26,7 @@ class ParamSpec:
             sizes, strides); ``shape`` a list of positive ints (one may be -1).
         nullable: ``None`` is allowed (for example ``strides`` = same as the pool).
         required: the Keras constructor has no default for it (always written in code).
+        advanced: shown under "more Keras options" (generated from the Keras signature).
     """
 
     name: str
@@ -33,6 +39,7 @@ class ParamSpec:
     nullable: bool = False
     length: int = 2
     required: bool = False
+    advanced: bool = False
 
     def allowed(self) -> str:
         """What values are allowed, in words (English)."""
@@ -55,9 +62,15 @@ class ParamSpec:
             return "a list of positive integers (one may be -1)"
         if self.kind == INIT:
             from tfcore.model.initializers import initializer_names
-            return f"an initializer name, one of {initializer_names()}"
+            return (f"an initializer name, one of {initializer_names()}, or a Keras "
+                    "initializer config")
         if self.kind == REG:
-            return f'null or {{"name": one of {list(REGULARIZERS)}, "factor": a number >= 0}}'
+            return (f'null, {{"name": one of {list(REGULARIZERS)}, "factor": a number >= 0}} '
+                    "or a Keras regularizer config")
+        if self.kind == TEXT:
+            return f"a text{extra}"
+        if self.kind == JSON:
+            return "a JSON value (Keras classes only from Keras itself, no code)"
         return "a value"
 
     def check(self, value: Any) -> bool:
@@ -92,9 +105,56 @@ def _check_shape(p: ParamSpec, v: Any) -> bool:
             and sum(1 for i in v if i == -1) <= 1)
 
 
+KERAS_MODULES = ("keras",)
+SAFE_REGISTERED = "tflab>"
+REFUSED_CLASSES = frozenset({"Lambda", "__lambda__", "function", "TFSMLayer", "JaxLayer",
+                             "FlaxLayer", "TorchModuleWrapper"})
+MAX_JSON_NODES = 500_000
+
+
+def unsafe_part(value: Any) -> str | None:
+    """The first class a JSON value names that is not Keras's own (or TF Lab's registered
+    layers), or code (a lambda, a function); None when it is safe to give to Keras. Walks
+    without recursion."""
+    stack, seen = [value], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_JSON_NODES:
+            return "a value too large to check"
+        if isinstance(item, Mapping):
+            cls, module = item.get("class_name"), item.get("module")
+            registered = item.get("registered_name")
+            if isinstance(cls, str) and cls in REFUSED_CLASSES:
+                return cls
+            if module is not None and not (isinstance(module, str) and (
+                    module in KERAS_MODULES or module.startswith(("keras.", "tfcore.model.")))):
+                return f"{module}.{cls}"
+            if isinstance(registered, str) and ">" in registered and not \
+                    registered.startswith(SAFE_REGISTERED):
+                return registered
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif not (item is None or isinstance(item, (str, int, float, bool))):
+            return type(item).__name__
+    return None
+
+
+def is_keras_object(v: Any) -> bool:
+    """A Keras-serialized object: ``{"class_name": ..., "config": {...}}`` (module and
+    registered name optional), safe to deserialize."""
+    return (isinstance(v, Mapping) and isinstance(v.get("class_name"), str)
+            and isinstance(v.get("config", {}), (Mapping, type(None)))
+            and set(v) <= {"class_name", "config", "module", "registered_name"}
+            and unsafe_part(v) is None)
+
+
 def _check_init(p: ParamSpec, v: Any) -> bool:
     from tfcore.model.initializers import INITIALIZERS
 
+    if is_keras_object(v):
+        return True
     if isinstance(v, str):
         return v in INITIALIZERS
     if isinstance(v, Mapping):
@@ -109,7 +169,7 @@ def _check_init(p: ParamSpec, v: Any) -> bool:
 
 
 def _check_reg(p: ParamSpec, v: Any) -> bool:
-    return (isinstance(v, Mapping) and v.get("name") in REGULARIZERS and set(v) <= {"name", "factor"}
+    return is_keras_object(v) or (isinstance(v, Mapping) and v.get("name") in REGULARIZERS and set(v) <= {"name", "factor"}
             and isinstance(v.get("factor", 0.01), (int, float))
             and not isinstance(v.get("factor", 0.01), bool) and v.get("factor", 0.01) >= 0)
 
@@ -120,6 +180,8 @@ _CHECKS: dict[str, Callable[[ParamSpec, Any], bool]] = {
     BOOL: lambda p, v: isinstance(v, bool),
     CHOICE: lambda p, v: v in p.choices,
     SIZE: _check_size, SHAPE: _check_shape, INIT: _check_init, REG: _check_reg,
+    TEXT: lambda p, v: isinstance(v, str) and len(v) <= 10_000,
+    JSON: lambda p, v: unsafe_part(v) is None,
 }
 
 
@@ -135,6 +197,9 @@ class LayerType:
         wants_input_shape: the Keras class needs ``input_shape`` at construction
             (Keras Applications); it is taken from the incoming tensor.
         container: a ``Block`` whose children (``layers``) run in order.
+        positional: several inputs are passed as separate arguments (``layer(q, v)``,
+            attention) rather than as one list (``layer([a, b])``, merges).
+        generated: the entry was generated from the Keras class (automatic label and help).
     """
 
     name: str
@@ -148,6 +213,13 @@ class LayerType:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     wants_input_shape: bool = False
     container: bool = False
+    positional: bool = False
+    generated: bool = False
+
+    @property
+    def keras_class(self) -> bool:
+        """Created from a ``keras.layers`` class with ``from_config``."""
+        return self.keras_path.startswith("keras.layers.")
 
     def param(self, name: str) -> ParamSpec | None:
         return next((p for p in self.params if p.name == name), None)

@@ -26,7 +26,11 @@ from tfcore.errors import SpecError
 FORMAT = 1
 SEQUENTIAL, FUNCTIONAL = "sequential", "functional"
 KINDS = (SEQUENTIAL, FUNCTIONAL)
-DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64")
+DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "int8", "int16",
+          "uint8", "bool", "string")
+INPUT_REF = "__input__"
+"""In a ``call`` template, ``{"__input__": k}`` stands for the k-th tensor of ``inputs``
+(``{"__input__": k, "output": j}``: output j of a layer with several outputs)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,10 @@ class LayerSpec:
         inputs: Functional only: names of inputs or layers feeding this one.
         shares: name of another entry whose layer (and weights) this entry re-applies.
         layers: children of a ``Block``, applied in order.
+        call: Functional only, how the layer is called when it is not simply on its input
+            (or the list of its inputs): ``{"args": [...], "kwargs": {...}}`` templates in
+            which ``{"__input__": k}`` is the k-th input, e.g. an op ``add(x, 3.0)`` or a
+            call with ``training=False`` (from an imported model).
     """
 
     name: str
@@ -79,12 +87,15 @@ class LayerSpec:
     inputs: tuple[str, ...] = ()
     shares: str | None = None
     layers: tuple["LayerSpec", ...] = ()
+    call: Mapping[str, Any] | None = field(default=None, compare=True, hash=False)
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"name": self.name, "type": self.type,
                                "config": _plain(self.config)}
         if self.inputs:
             out["inputs"] = list(self.inputs)
+        if self.call:
+            out["call"] = _plain(self.call)
         if self.shares:
             out["shares"] = self.shares
         if self.layers:
@@ -178,13 +189,21 @@ def _parse_layer(data: Any, where: str, problems: list[Problem]) -> LayerSpec | 
     if shares is not None and not isinstance(shares, str):
         problems.append(Problem(name or where, "shares", shares, "shares must be a name."))
         shares = None
+    call = data.get("call")
+    if call is not None and not (isinstance(call, Mapping) and set(call) <= {"args", "kwargs"}
+                                 and isinstance(call.get("args", []), list)
+                                 and isinstance(call.get("kwargs", {}), Mapping)):
+        problems.append(Problem(name or where, "call", call, 'call must be {"args": [...], '
+                                '"kwargs": {...}}.'))
+        call = None
     children = []
     for index, child in enumerate(data.get("layers", []) or []):
         parsed = _parse_layer(child, f"{name or where}.layers[{index}]", problems)
         if parsed is not None:
             children.append(parsed)
     return LayerSpec(name=name, type=kind, config=_frozen_config(config),
-                     inputs=tuple(inputs), shares=shares, layers=tuple(children))
+                     inputs=tuple(inputs), shares=shares, layers=tuple(children),
+                     call=_plain(call) if call else None)
 
 
 def _parse_input(data: Any, where: str, problems: list[Problem]) -> InputSpec | None:

@@ -16,8 +16,9 @@ from typing import Any, Mapping
 from tfcore.errors import SpecError
 from tfcore.model.catalog import full_config, get_type, type_names
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
+from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.shapes import ShapeIssue, infer
-from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, LayerSpec, ModelSpec, Problem
+from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec, Problem
 
 DEFAULT_PARAM_LIMIT = int(os.environ.get("TFLAB_PARAM_LIMIT", 50_000_000))
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
@@ -45,7 +46,7 @@ class Validation:
 
 
 def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: str,
-       **params: Any) -> None:
+       /, **params: Any) -> None:
     out.append(Problem(location, fld, value, text, key, params))
 
 
@@ -79,8 +80,11 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
     loc = entry.name or "layer"
     kind = get_type(entry.type)
     if kind is None:
-        _p(out, loc, "type", entry.type, f"Use a catalog type: {type_names()}.",
-           "spec.problem.unknown_type")
+        stem = str(entry.type).lower()[:3]
+        close = [n for n in type_names() if stem and n.lower().startswith(stem)][:8]
+        _p(out, loc, "type", entry.type, "Use a catalog type" + (f" such as {close}" if close
+                                                                  else "") +
+           " (python -m tfcore spec types lists them).", "spec.problem.unknown_type")
         return
     if entry.shares:
         owner = _by_name(spec).get(entry.shares)
@@ -97,9 +101,13 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
             _p(out, loc, "config", dict(entry.config), f"A re-use takes its settings from "
                f"{entry.shares}; leave config empty.", "spec.problem.shares_config")
         return
+    if entry.call is not None:
+        _check_call(entry, spec.kind == SEQUENTIAL or not top, out)
     for key, value in entry.config.items():
         param = kind.param(key)
-        if param is None:
+        if key == RAW_KEY and param is None:
+            _check_raw(loc, kind.name, value, out)
+        elif param is None:
             _p(out, loc, key, value, f"{entry.type} has no parameter {key!r}; it has "
                f"{[q.name for q in kind.params]}.", "spec.problem.unknown_param")
         elif not param.check(value):
@@ -121,6 +129,46 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
                "spec.problem.sequential_inputs")
     for child in entry.layers:
         _check_entry(child, spec, order, False, out)
+
+
+def _check_raw(loc: str, type_name: str, value: Any, out: list[Problem]) -> None:
+    """Raw Keras config: an object of Keras values, naming no class outside Keras."""
+    if not isinstance(value, Mapping) or "name" in value:
+        _p(out, loc, RAW_KEY, value, "Raw Keras config is a JSON object of Keras config "
+           "entries (without name).", "spec.problem.raw")
+        return
+    bad = unsafe_part(value)
+    if bad:
+        _p(out, loc, RAW_KEY, bad, "Raw Keras config may only name Keras's own classes (no "
+           "code, no other modules).", "spec.problem.raw_unsafe")
+
+
+def _refs(template: Any) -> list[Any]:
+    """The ``__input__`` references of a call template (iteratively)."""
+    found, stack = [], [template]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if INPUT_REF in item:
+                found.append(item[INPUT_REF])
+            else:
+                stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _check_call(entry: LayerSpec, sequential: bool, out: list[Problem]) -> None:
+    if sequential:
+        _p(out, entry.name, "call", dict(entry.call), "A call template belongs to a "
+           "Functional model's layer; remove it.", "spec.problem.call_sequential")
+        return
+    refs = _refs(entry.call)
+    if not all(isinstance(r, int) and not isinstance(r, bool) and 0 <= r < len(entry.inputs)
+               for r in refs) or unsafe_part(entry.call):
+        _p(out, entry.name, "call", dict(entry.call), f"Each {{\"{INPUT_REF}\": k}} names "
+           f"one of the layer's {len(entry.inputs)} inputs (k from 0).",
+           "spec.problem.call_refs", count=len(entry.inputs))
 
 
 def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
+from tfcore.rundir.metrics_cache import cached_metrics, forget_metrics
 from tfcore.rundir.schema import META_FIELDS, META_JSON, RunProblem, check_object
 from tfcore.rundir.store import (
     ACTIVE_STATES,
@@ -30,9 +31,32 @@ from tfcore.rundir.store import (
 )
 
 __all__ = [
-    "ACTIVE_STATES", "cached_file", "check_object", "DAMAGED", "DIGESTS", "FAILED",
-    "file_stamp", "FINAL_STATES", "FINISHED", "INTERRUPTED", "META_FIELDS", "META_JSON",
-    "MetricsChunk", "MetricsWriter", "QUEUED", "read_metrics", "RUNNING", "RunPaths",
-    "RunProblem", "RunRecord", "RunStatus", "RunStore", "RunWriter", "STATES", "STOPPED",
+    "ACTIVE_STATES",
+    "DAMAGED",
+    "DIGESTS",
+    "FAILED",
+    "FINAL_STATES",
+    "FINISHED",
+    "INTERRUPTED",
+    "META_FIELDS",
+    "META_JSON",
+    "QUEUED",
+    "RUNNING",
+    "STATES",
+    "STOPPED",
     "STOPPING",
+    "MetricsChunk",
+    "MetricsWriter",
+    "RunPaths",
+    "RunProblem",
+    "RunRecord",
+    "RunStatus",
+    "RunStore",
+    "RunWriter",
+    "cached_file",
+    "cached_metrics",
+    "check_object",
+    "file_stamp",
+    "forget_metrics",
+    "read_metrics",
 ]

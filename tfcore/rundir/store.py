@@ -35,6 +35,7 @@ from tfcore.errors import RunError
 from tfcore.jsonio import _json_default, atomic_write_json, now_iso, read_json  # noqa: F401
 from tfcore.rundir.cache import cached_file, cached_listing, file_stamp
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics  # noqa: F401
+from tfcore.rundir.metrics_cache import cached_metrics
 from tfcore.rundir.schema import (  # noqa: F401 - the states are part of this module's face
     DAMAGED,
     FAILED,
@@ -343,7 +344,12 @@ class RunStore:
         """The newest run that is queued, running or stopping, or ``None``."""
         return next((r for r in self.list() if r.status.state in ACTIVE_STATES), None)
 
-    def metrics(self, run_id: str, offset: int = 0) -> MetricsChunk:
+    def metrics(self, run_id: str, offset: int = 0, max_age: float = 0.0) -> MetricsChunk:
+        """Records after byte ``offset``; the whole file (``offset`` 0) comes from the
+        process-wide incremental cache, which parses only what was appended since (and,
+        with ``max_age``, may be that many seconds old: :func:`cached_metrics`)."""
+        if offset == 0:
+            return cached_metrics(self.paths(run_id).metrics, max_age)
         return read_metrics(self.paths(run_id).metrics, offset)
 
     def request_stop(self, run_id: str) -> None:

@@ -26,8 +26,8 @@ from tfcore.rundir import (
     RunRecord,
     RunStore,
     cached_file,
+    cached_metrics,
     check_object,
-    read_metrics,
 )
 
 GROUP_IGNORED = ("name", "created", "versions", "resume_of", "initial_weights")
@@ -112,8 +112,9 @@ class MetricsDigest:
 
 
 def metrics_digest(path: Path) -> MetricsDigest:
-    """Read a whole ``metrics.jsonl`` into a :class:`MetricsDigest`."""
-    chunk = read_metrics(path)
+    """Read a whole ``metrics.jsonl`` into a :class:`MetricsDigest` (parsing only what was
+    appended since the last read: :func:`tfcore.rundir.cached_metrics`)."""
+    chunk = cached_metrics(path)
     records = chunk.records
     return MetricsDigest(final=final_metrics(records),
                          last_step=max((int(r.get("step") or 0) for r in records), default=0),

@@ -1,7 +1,9 @@
 """Look inside checkpoints: list them, their variables, statistics and differences.
 
-Works on a run's ``ckpt/`` folder (``tf.train.CheckpointManager``, ``checkpoint_name="ckpt"``)
-and on any folder written by someone else's script (``tf.train.Checkpoint(...).save(prefix)``).
+Works on a run's ``ckpt/`` folder (``tf.train.CheckpointManager`` with the run's
+``ckpt_prefix``: ``ckpt-N`` or the tutorial's ``model.ckpt-N``; any prefix is read, the
+number is what follows the last ``-``) and on any folder written by someone else's script
+(``tf.train.Checkpoint(...).save(prefix)``).
 Damage is reported as data (``problems``), never raised: a missing ``checkpoint`` state file
 (the list is rebuilt from the ``.index`` files), a missing or truncated data file, an
 unreadable index, and what an interrupted save left behind (``ckpt-N_temp/`` folders,

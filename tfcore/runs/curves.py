@@ -44,13 +44,15 @@ def smooth(values: np.ndarray, weight: float) -> np.ndarray:
 
 
 def run_curves(runs_root: Path | str, run_ids: Iterable[str], metric: str = "loss",
-               splits: Iterable[str] = ("train", "val"), smoothing: float = 0.0) -> pd.DataFrame:
+               splits: Iterable[str] = ("train", "val"), smoothing: float = 0.0,
+               max_age: float = 0.0) -> pd.DataFrame:
     """One row per logged point: run, split, step, time (seconds since start), value,
-    smoothed value."""
+    smoothed value. ``max_age``: a growing file may be read as it was up to that many
+    seconds ago (one snapshot per interval for every page that draws it)."""
     store = RunStore(Path(runs_root))
     frames = []
     for run_id in run_ids:
-        records = store.metrics(run_id).records
+        records = store.metrics(run_id, max_age=max_age).records
         for split in splits:
             rows = [r for r in records if r.get("split", "train") == split
                     and isinstance(r.get(metric), (int, float))]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from tfcore.training import jobs
 from tfcore.training.analysis import read_analysis
 from tfcore.training.config import (
+    CKPT_PREFIXES,
     LOSSES,
     METRICS,
     OPTIMIZERS,
@@ -18,11 +19,20 @@ from tfcore.training.config import (
     make_optimizer,
     shapes_fit,
 )
-from tfcore.training.devices import CPU, GPU, MIRRORED, DeviceConfig, apply_device_config
+from tfcore.training.device_probe import probe_devices
+from tfcore.training.devices import (
+    CPU,
+    GPU,
+    MIRRORED,
+    AppliedDevices,
+    DeviceConfig,
+    apply_device_config,
+)
 from tfcore.training.evaluate import evaluate_split
 
 __all__ = [
-    "apply_device_config", "CPU", "default_loss_and_metrics", "DeviceConfig", "evaluate_split",
-    "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS", "MIRRORED", "OPTIMIZERS",
-    "read_analysis", "SCHEDULES", "shapes_fit", "TrainConfig",
+    "AppliedDevices", "apply_device_config", "CKPT_PREFIXES", "CPU", "default_loss_and_metrics",
+    "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
+    "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
+    "TrainConfig",
 ]

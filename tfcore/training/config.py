@@ -9,6 +9,7 @@ of :class:`TrainConfig` (``run.json["training"]``). The loops themselves live in
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, Mapping
 
@@ -20,6 +21,10 @@ quiet_tensorflow()
 
 # The training loops (implemented in tfcore.training.loops, registered there as LOOPS).
 LOOP_NAMES = ("fit", "custom")
+# Checkpoint file names: ``<prefix>-<step>.index`` (``ckpt`` by default; ``model.ckpt`` as in
+# the tutorial). A plain file name: letters, digits, ``.`` and ``_``, up to 64 characters.
+CKPT_PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._]{0,63}$")
+CKPT_PREFIXES = ("ckpt", "model.ckpt")       # the choices the Train page offers
 MAX_PACE = 10_000.0     # steps_per_second above this is no cap at all; say None instead
 
 
@@ -37,6 +42,8 @@ class TrainConfig:
         steps_per_second: demo pacing, at most this many training steps a second so a
             class can watch learning unfold (None: unlimited). Both loops honour it and
             run one step per call while it is set.
+        ckpt_prefix: checkpoint file names, ``<ckpt_prefix>-<step>.index`` and
+            ``.data-00000-of-00001`` (``model.ckpt`` gives the tutorial's names).
     """
 
     epochs: int = 5
@@ -59,6 +66,7 @@ class TrainConfig:
     max_records_per_sec: float = 4.0
     shuffle: bool = True
     steps_per_second: float | None = None
+    ckpt_prefix: str = "ckpt"
 
     def to_dict(self) -> dict:
         return asdict(self) | {"metrics": list(self.metrics)}
@@ -109,6 +117,11 @@ class TrainConfig:
         for metric in self.metrics:
             if metric not in METRICS:
                 raise _bad("metrics", metric, f"one of {sorted(METRICS)}")
+        prefix = self.ckpt_prefix
+        if (not isinstance(prefix, str) or not CKPT_PREFIX_PATTERN.match(prefix)
+                or prefix == "checkpoint" or prefix.endswith((".index", "_temp"))):
+            raise _bad("ckpt_prefix", prefix, "a file name of letters, digits, '.' and '_' "
+                       "(at most 64 characters), e.g. ckpt or model.ckpt")
         pace = self.steps_per_second
         if pace is not None and (isinstance(pace, bool) or not isinstance(pace, (int, float))
                                  or not math.isfinite(pace) or not 0 < pace <= MAX_PACE):

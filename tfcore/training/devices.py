@@ -115,7 +115,7 @@ def apply_device_config(config: DeviceConfig) -> AppliedDevices:
                             memory_limit=config.memory_limit_mb)])
                 elif config.memory_growth:
                     tf.config.experimental.set_memory_growth(gpu, True)
-        elif config.kind == GPU:
+        elif config.kind == GPU or (config.kind == MIRRORED and config.gpus):
             raise DeviceError("A GPU was asked for, but TensorFlow sees no GPU on this "
                               "machine; choose the CPU.", key="errors.device_no_gpu")
         else:

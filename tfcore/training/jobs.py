@@ -297,13 +297,13 @@ def resume_run(runs_root: Path, run_id: str) -> str:
 
 
 def checkpoint_steps(paths: RunPaths) -> list[int]:
-    """Steps of the checkpoints a run keeps, oldest first."""
+    """Steps of the checkpoints a run keeps, oldest first (any prefix: ``ckpt-N.index``,
+    ``model.ckpt-N.index``)."""
     steps = []
-    for index in paths.ckpt_dir.glob("ckpt-*.index"):
-        try:
-            steps.append(int(index.name[len("ckpt-"):-len(".index")]))
-        except ValueError:
-            continue
+    for index in paths.ckpt_dir.glob("*-*.index"):
+        number = index.name[:-len(".index")].rsplit("-", 1)[-1]
+        if number.isdigit():
+            steps.append(int(number))
     return sorted(steps)
 
 

@@ -120,7 +120,7 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
         checkpoint = tf.train.Checkpoint(step=tf.Variable(0, dtype=tf.int64), model=model,
                                          optimizer=optimizer)
     manager = tf.train.CheckpointManager(checkpoint, str(paths.ckpt_dir), max_to_keep=config.keep,
-                                         checkpoint_name="ckpt")
+                                         checkpoint_name=config.ckpt_prefix)
     start = 0
     if manager.latest_checkpoint:
         writer.set_status(phase="restoring",
@@ -206,7 +206,8 @@ def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
         device = DeviceConfig.from_dict(request.get("device"))
         applied = applied or apply_device_config(device)
         writer.set_status(state=RUNNING, pid=os.getpid(), replicas=applied.replicas,
-                          strategy=applied.strategy, started=now_iso(), message=None,
+                          strategy=applied.strategy, devices=list(applied.logical),
+                          visible_gpus=list(applied.visible_gpus), started=now_iso(), message=None,
                           traceback=None, queue_position=None, error_key=None)
         fields = train_run(paths, writer, request, device, applied.replicas)
         writer.set_status(**fields, wall_seconds=round(time.time() - started, 2),

@@ -12,6 +12,9 @@ from typing import Iterable, Mapping
 from tfcore.model import FUNCTIONAL, ModelSpec
 
 _SHARED_COLOURS = ("#fde68a", "#bbf7d0", "#bfdbfe", "#fbcfe8", "#ddd6fe", "#fed7aa")
+COMPACT = 60
+"""Above this many layers (an imported application) nodes show name and type only, small
+and close together, so that hundreds of layers still lay out and draw quickly."""
 
 
 def _quote(text: str) -> str:
@@ -29,22 +32,27 @@ def spec_to_dot(spec: ModelSpec, rows: Mapping[str, tuple[str, int | None]] | No
     """
     rows = rows or {}
     bad = set(bad)
+    compact = len(spec.layers) > COMPACT
     owners = sorted({e.shares for e in spec.layers if e.shares})
     colour = {o: _SHARED_COLOURS[n % len(_SHARED_COLOURS)] for n, o in enumerate(owners)}
-    lines = ["digraph model {", "  rankdir=TB; ranksep=0.3; nodesep=0.3;",
+    lines = ["digraph model {", "  rankdir=TB; ranksep=0.3; nodesep=0.3;" if not compact else
+             "  rankdir=TB; ranksep=0.12; nodesep=0.12;",
              '  node [shape=box, style="rounded,filled", fillcolor="#f8fafc", '
-             'fontname="Helvetica", fontsize=10];',
-             '  edge [color="#64748b"];']
+             f'fontname="Helvetica", fontsize={10 if not compact else 8}'
+             + ("" if not compact else ", height=0.2, margin=\"0.04,0.02\"") + "];",
+             f'  edge [color="#64748b"{", arrowsize=0.4" if compact else ""}];']
     for item in spec.inputs:
         shape = "(None, " + ", ".join("None" if d is None else str(d) for d in item.shape) + ")"
         lines.append(f"  {_quote('in:' + item.name)} [shape=ellipse, fillcolor=\"#e0f2fe\", "
                      f"label={_quote(item.name + chr(10) + 'Input ' + shape)}];")
     for entry in spec.layers:
         shape, params = rows.get(entry.name, ("?", None))
-        label = [entry.name, entry.type if not entry.layers else
+        label = [entry.name, _short_type(entry) if not entry.layers else
                  f"{entry.type} [{', '.join(c.name for c in entry.layers)}]", str(shape)]
         if params is not None:
             label.append(f"{params:,} {params_label}")
+        if compact:
+            label = [f"{entry.name} · {_short_type(entry)}"]
         fill = colour.get(entry.shares or entry.name, "#f8fafc")
         border = ', color="#dc2626", penwidth=2' if entry.name in bad else ""
         lines.append(f"  {_quote(entry.name)} [label={_quote(chr(10).join(label))}, "
@@ -72,3 +80,12 @@ def spec_to_dot(spec: ModelSpec, rows: Mapping[str, tuple[str, int | None]] | No
                          "dir=none];")
     lines.append("}")
     return "\n".join(lines)
+
+
+def _short_type(entry) -> str:
+    """The type, or for a raw Keras entry its class (``Add``, ``Functional``)."""
+    if entry.type == "KerasRaw":
+        keras = dict(entry.config).get("keras")
+        if isinstance(keras, dict) and keras.get("class_name"):
+            return str(keras["class_name"])
+    return entry.type

@@ -7,6 +7,7 @@ every widget re-reads the spec; field edits are read back from the widgets on ea
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -25,10 +26,12 @@ from tfcore.model import (
     layer_types,
     spec_ops,
 )
-from ui.builder.fields import labels, param_widget, parse_ints
-from ui.common import pick, plain, plain_params, t
+from ui.builder.fields import config_form, labels, parse_ints
+from ui.common import choose_placeholder, pick, plain, plain_params, t
 
 DRAFT, REV, KIND_KEY = "builder.draft", "builder.rev", "bld.kind"
+PAGE = 20           # layer editors shown at once; a large imported model is paged
+ALL = "all"
 
 
 def draft() -> ModelSpec:
@@ -100,21 +103,6 @@ def _add_input() -> None:
     replace_draft(replace(spec, inputs=spec.inputs + (InputSpec(name, (None,)),)))
 
 
-def _config_form(entry: LayerSpec, index: int) -> dict[str, Any]:
-    kind = get_type(entry.type)
-    if kind is None:
-        return dict(entry.config)
-    config = dict(entry.config)
-    for param in kind.params:
-        value = param_widget(param, config.get(param.name, param.default),
-                             _key("layer", index, param.name))
-        if value == param.default and not param.required:
-            config.pop(param.name, None)
-        else:
-            config[param.name] = value
-    return config
-
-
 def _layer_buttons(index: int, count: int) -> None:
     cols = st.columns(5)
     cols[0].button(t("builder.up"), key=_key("up", index), icon=":material/arrow_upward:",
@@ -135,8 +123,7 @@ def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list)
     if entry.type in names:
         new_type = st.selectbox(t("builder.layer_type"), names, index=names.index(entry.type),
                                 key=_key("layer", index, "type"),
-                                format_func=labels({n: pick(layer_types()[n].title)
-                                                    for n in names}))
+                                format_func=labels({n: _type_label(n) for n in names}))
         if new_type != entry.type:
             replace_draft(spec_ops.set_layer(spec, index, type=new_type, config={},
                                              shares=None, layers=()))
@@ -151,7 +138,9 @@ def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list)
         options += [n for n in entry.inputs if n not in options]
         changes["inputs"] = tuple(st.multiselect(t("builder.layer_inputs"), options,
                                                  default=list(entry.inputs),
-                                                 key=_key("layer", index, "inputs")))
+                                                 key=_key("layer", index, "inputs"),
+                                                 placeholder=choose_placeholder(options, True),
+                                                 disabled=not options))
     owners = [e.name for e in spec.layers[:index] if e.type == entry.type and not e.shares]
     if owners or entry.shares:
         choices = [None, *owners] + ([entry.shares] if entry.shares and
@@ -167,7 +156,10 @@ def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list)
         st.caption(t("builder.block_children",
                      names=plain(", ".join(c.name for c in entry.layers))))
     else:
-        changes["config"] = _config_form(entry, index)
+        changes["config"] = config_form(entry, lambda *parts: _key("layer", index, *parts))
+    if entry.call:
+        st.caption(t("builder.call_info"))
+        st.code(json.dumps(entry.call, ensure_ascii=False), language="json")
     for problem in problems:
         st.error(problem_text(problem), icon=":material/error:")
     _layer_buttons(index, len(spec.layers))
@@ -196,26 +188,66 @@ def problem_text(problem: Any) -> str:
     return plain(f"{problem.where}: {problem.allowed} Received: {value}")
 
 
+def _shown_layers(spec: ModelSpec, problems: dict[str, list]) -> list[int]:
+    """Indices of the layers to edit now: all of a small model; of a large one (an imported
+    application) a page of them, or those whose name or type contains the filter text."""
+    count = len(spec.layers)
+    if count <= PAGE:
+        return list(range(count))
+    cols = st.columns([3, 1], vertical_alignment="bottom")
+    text = cols[0].text_input(t("builder.layer_filter"), key="bld.layer_filter",
+                              help=t("builder.layer_filter_help")).strip().lower()
+    found = [n for n, e in enumerate(spec.layers) if not text or text in e.name.lower()
+             or text in e.type.lower()]
+    pages = max(1, -(-len(found) // PAGE))
+    page = int(cols[1].number_input(t("builder.layer_page", pages=pages), min_value=1,
+                                    max_value=pages, value=1, step=1, key="bld.layer_page"))
+    page = min(max(page, 1), pages)
+    shown = found[(page - 1) * PAGE:page * PAGE]
+    shown += [n for n, e in enumerate(spec.layers) if problems.get(e.name) and n not in shown]
+    st.caption(t("builder.layer_paging", shown=len(shown), found=len(found), count=count,
+                 problems=sum(1 for e in spec.layers if problems.get(e.name))))
+    return shown
+
+
+def _type_label(name: str) -> str:
+    kind = layer_types()[name]
+    return t("builder.type_option", category=t(f"builder.category.{kind.category}"),
+             title=pick(kind.title))
+
+
+def _add_row() -> None:
+    """Family, then type (a selectbox filters as one types), then Add."""
+    families = [ALL, *[c for c in CATEGORIES if any(lt.category == c
+                                                     for lt in layer_types().values())]]
+    cols = st.columns([2, 3, 2], vertical_alignment="bottom")
+    family = cols[0].selectbox(t("builder.add_family"), families, key="bld.add_family",
+                               format_func=labels({c: t("builder.family_all") if c == ALL
+                                                   else t(f"builder.category.{c}")
+                                                   for c in families}))
+    types = [n for c in CATEGORIES for n, lt in layer_types().items()
+             if lt.category == c and family in (ALL, c)]
+    cols[1].selectbox(t("builder.add_type"), types, key="bld.add_type",
+                      help=t("builder.add_type_help", count=len(types)),
+                      format_func=labels({n: _type_label(n) for n in types}))
+    cols[2].button(t("builder.add_layer"), key="bld.add", icon=":material/add:",
+                   type="primary", on_click=lambda: replace_draft(
+                       spec_ops.add_layer(draft(), st.session_state["bld.add_type"])))
+
+
 def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
-    """One expander per layer, then the add-layer row."""
+    """One expander per layer (a page of them for a large model), then the add-layer row."""
     st.subheader(t("builder.layers"))
     if not spec.layers:
         st.info(t("builder.no_layers"))
-    for index, entry in enumerate(spec.layers):
+    for index in _shown_layers(spec, problems):
+        entry = spec.layers[index]
         mine = problems.get(entry.name, [])
         label = t("builder.layer_label", index=index + 1, name=plain(entry.name or "?"),
                   type=plain(entry.type), mark=" ⚠" if mine else "")
         with st.expander(label, expanded=bool(mine)):
             spec = _layer_editor(spec, index, entry, mine)
-    types = [n for c in CATEGORIES for n, lt in layer_types().items() if lt.category == c]
-    cols = st.columns([3, 2], vertical_alignment="bottom")
-    cols[0].selectbox(t("builder.add_type"), types, key="bld.add_type",
-                      format_func=labels({n: t("builder.type_option", category=t(
-                          f"builder.category.{layer_types()[n].category}"),
-                          title=pick(layer_types()[n].title)) for n in types}))
-    cols[1].button(t("builder.add_layer"), key="bld.add", icon=":material/add:",
-                   type="primary", on_click=lambda: replace_draft(
-                       spec_ops.add_layer(draft(), st.session_state["bld.add_type"])))
+    _add_row()
     return spec
 
 
@@ -225,7 +257,8 @@ def outputs_editor(spec: ModelSpec) -> ModelSpec:
     options = [e.name for e in spec.layers]
     options += [o for o in spec.outputs if o not in options]
     outputs = st.multiselect(t("builder.outputs"), options, default=list(spec.outputs),
-                             key=_key("outputs"))
+                             key=_key("outputs"), disabled=not options,
+                             placeholder=choose_placeholder(options, many=True))
     return replace(spec, outputs=tuple(outputs))
 
 

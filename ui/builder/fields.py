@@ -6,6 +6,7 @@ located (``dense.units: ... Received: 'abc'``) instead of the widget silently re
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 import streamlit as st
@@ -16,11 +17,16 @@ from tfcore.model import (
     FLOAT,
     INIT,
     INT,
+    JSON,
+    RAW_KEY,
     REG,
     REGULARIZERS,
     SHAPE,
     SIZE,
+    TEXT,
+    LayerSpec,
     ParamSpec,
+    get_type,
     initializer_names,
 )
 from ui.common import pick, t
@@ -95,7 +101,32 @@ def _shape(param: ParamSpec, value: Any, key: str) -> Any:
     return parse_ints(text, single=False)
 
 
+def _text(param: ParamSpec, value: Any, key: str) -> Any:
+    if value is None and param.nullable:
+        value = ""
+    text = st.text_input(_label(param), value=str(value), key=key, help=pick(param.help))
+    return None if param.nullable and not text else text
+
+
+def json_box(label: str, value: Any, key: str, help: str = "") -> Any:
+    """A JSON text box; text that is not JSON is shown as an error and the value is kept."""
+    shown = json.dumps(value, ensure_ascii=False)
+    text = st.text_area(label, value=shown, key=key, help=help or None,
+                        height=68 if len(shown) < 120 else 160)
+    try:
+        return json.loads(text) if text.strip() else None
+    except ValueError as exc:
+        st.error(t("builder.bad_json_field", msg=str(exc)), icon=":material/error:")
+        return value
+
+
+def _json(param: ParamSpec, value: Any, key: str) -> Any:
+    return json_box(_label(param), value, key, pick(param.help))
+
+
 def _init(param: ParamSpec, value: Any, key: str) -> Any:
+    if isinstance(value, dict) and "class_name" in value:   # a Keras config: edit as JSON
+        return json_box(_label(param), value, key, pick(param.help))
     names = initializer_names()
     current = value.get("name") if isinstance(value, dict) else value
     index = names.index(current) if current in names else 0
@@ -106,6 +137,8 @@ def _init(param: ParamSpec, value: Any, key: str) -> Any:
 
 
 def _reg(param: ParamSpec, value: Any, key: str) -> Any:
+    if isinstance(value, dict) and "class_name" in value:   # a Keras config: edit as JSON
+        return json_box(_label(param), value, key, pick(param.help))
     options = ["none", *REGULARIZERS]
     current = value.get("name") if isinstance(value, dict) else "none"
     left, right = st.columns(2)
@@ -125,10 +158,39 @@ def _reg(param: ParamSpec, value: Any, key: str) -> Any:
 
 FIELD_WIDGETS: dict[str, Callable[[ParamSpec, Any, str], Any]] = {
     INT: _int, FLOAT: _float, BOOL: _bool, CHOICE: _choice, SIZE: _size, SHAPE: _shape,
-    INIT: _init, REG: _reg,
+    INIT: _init, REG: _reg, TEXT: _text, JSON: _json,
 }
 
 
 def param_widget(param: ParamSpec, value: Any, key: str) -> Any:
     """Render the widget of one parameter; return its value for the spec."""
     return FIELD_WIDGETS[param.kind](param, value, key)
+
+
+def config_form(entry: LayerSpec, key: Callable[..., str]) -> dict[str, Any]:
+    """The fields of a layer: its main parameters, then (behind a toggle) the other Keras
+    options and the raw Keras config an import kept. Defaults are left out of the spec."""
+    kind = get_type(entry.type)
+    if kind is None:
+        return dict(entry.config)
+    config = dict(entry.config)
+    main = [p for p in kind.params if not p.advanced]
+    more = [p for p in kind.params if p.advanced]
+    changed = [p.name for p in more if p.name in config]
+    show_more = bool(more or RAW_KEY in config) and st.toggle(
+        t("builder.more_options", count=len(more)), key=key("more"),
+        value=bool(changed) or RAW_KEY in config, help=t("builder.more_options_help"))
+    for param in main + (more if show_more else []):
+        value = param_widget(param, config.get(param.name, param.default), key(param.name))
+        if value == param.default and not param.required:
+            config.pop(param.name, None)
+        else:
+            config[param.name] = value
+    if show_more and RAW_KEY in config:
+        raw = json_box(t("builder.raw_config"), config[RAW_KEY], key(RAW_KEY),
+                       t("builder.raw_config_help"))
+        if raw in (None, {}):
+            config.pop(RAW_KEY, None)
+        else:
+            config[RAW_KEY] = raw
+    return config

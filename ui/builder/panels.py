@@ -20,7 +20,7 @@ from tfcore.model import (
     import_keras,
 )
 from tfcore.model import store as models_store
-from ui.builder.diagram import spec_to_dot
+from ui.builder.diagram import COMPACT, spec_to_dot
 from ui.builder.editor import problem_text, replace_draft
 from ui.builder.fields import labels, parse_ints
 from ui.common import guarded, plain, show_error, t, workspace
@@ -28,8 +28,12 @@ from ui.common import guarded, plain, show_error, t, workspace
 
 def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
     rows = {r.name: (r.output_shape, r.params) for r in summary.rows}
+    large = len(spec.layers) > COMPACT
+    if large:
+        st.caption(t("builder.diagram.compact", count=len(spec.layers)))
     st.graphviz_chart(spec_to_dot(spec, rows, bad, t("builder.diagram.params"),
-                                  t("builder.diagram.shares")), width="content")
+                                  t("builder.diagram.shares")),
+                      width="stretch" if large else "content")
 
 
 def summary_table(summary: ModelSummary) -> None:

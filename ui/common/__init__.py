@@ -8,6 +8,7 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from ui.common import sidebar
+from ui.common.chart_cache import cached_chart, chart_spec, frame_digest
 from ui.common.errors import guarded, located_text, show_error
 from ui.common.i18n import DEFAULT_LANG, catalog, current_lang, init_language, pick, t
 from ui.common.memory import forget, kept, recall, remember, remembered
@@ -25,6 +26,7 @@ from ui.common.rights import can_destroy, server_is_loopback, teacher_login, tea
 from ui.common.script_hooks import disable_keras_reset, keras_reset_disabled
 from ui.common.sidebar import presenter_mode
 from ui.common.text import plain, plain_params
+from ui.common.widgets import choose_placeholder
 
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
@@ -33,12 +35,16 @@ __all__ = [
     "DEFAULT_LANG",
     "PAGES",
     "available_pages",
+    "cached_chart",
+    "chart_spec",
+    "choose_placeholder",
     "can_destroy",
     "catalog",
     "current_lang",
     "devices_report",
     "disable_keras_reset",
     "forget",
+    "frame_digest",
     "guarded",
     "init_language",
     "kept",

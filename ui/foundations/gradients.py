@@ -8,7 +8,7 @@ import streamlit as st
 
 from tfcore.labs import autodiff as autodiff_lab
 from tfcore.labs import regression as regression_lab
-from ui.common import guarded, t
+from ui.common import choose_placeholder, guarded, t
 from ui.foundations import charts
 from ui.foundations.widgets import labels
 
@@ -44,7 +44,8 @@ def tape_tab() -> None:
     if choice == "custom":
         ops = st.multiselect(t("foundations.tape.compose"), list(autodiff_lab.UNARY_OPS),
                              default=["square", "sin"], key="foundations.tape.compose",
-                             help=t("foundations.tape.compose_help"))
+                             help=t("foundations.tape.compose_help"),
+                             placeholder=choose_placeholder(autodiff_lab.UNARY_OPS, True))
         name = "custom:" + ",".join(ops)
     with guarded():
         expr = autodiff_lab.get_expression(name)

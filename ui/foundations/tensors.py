@@ -8,7 +8,7 @@ import streamlit as st
 
 from tfcore.labs import arrays as arrays_io
 from tfcore.labs import tensors as tensor_lab
-from ui.common import guarded, t, workspace
+from ui.common import choose_placeholder, guarded, t, workspace
 from ui.foundations.widgets import labels
 
 STORE = "foundations.tensors.store"
@@ -159,7 +159,8 @@ def saving_tab() -> None:
         chosen = [st.selectbox(t("foundations.save.one"), names, key="foundations.save.one")]
     else:
         chosen = st.multiselect(t("foundations.save.many"), names, default=names[:2],
-                                key="foundations.save.many")
+                                key="foundations.save.many",
+                                placeholder=choose_placeholder(names, many=True))
     file_name = st.text_input(t("foundations.save.name"), f"my_{kind}",
                               key=f"foundations.save.name.{kind}")
     left, right = st.columns(2)

@@ -5,8 +5,8 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.runs import actions, detail, panels
+from ui.runs import actions, detail, panels, tensorboard_button
 
 __all__ = [
-    "actions", "detail", "panels",
+    "actions", "detail", "panels", "tensorboard_button",
 ]

@@ -17,6 +17,8 @@ from ui.runs.detail import pick_checkpoint, variable_browser
 EVAL = "runs.eval.result"
 EXPORT = "runs.export.result"
 FLASH = "runs.flash"
+FRESH = "runs.fresh.result"
+FRESH_COUNT = 4
 
 
 def _flash(area: str) -> None:
@@ -46,8 +48,40 @@ def restore_tab(root: Path, summary: RunSummary, listing: CheckpointList) -> Non
         _show_eval(result)
         if result.get("optimizer"):
             st.caption(t("runs.restore.optimizer_done", **result["optimizer"]))
+        _fresh_copy(run_dir, result)
         _predictions(run_dir, result)
         _handoffs(root, summary, result)
+
+
+def _fresh_copy(run_dir: Path, result: dict) -> None:
+    """T5: the checkpoint's weights through a file into a fresh model; both outputs side
+    by side for the same test examples, and whether they are equal."""
+    from tfcore.runs import fresh_copy_outputs
+
+    if not result["complete"]:
+        return
+    st.subheader(t("freshcopy.title"))
+    st.caption(t("freshcopy.help", count=FRESH_COUNT))
+    key = (str(run_dir), result["checkpoint"])
+    if st.button(t("freshcopy.btn"), key="runs.fresh.btn"):
+        with st.spinner(t("freshcopy.working")), guarded():
+            number = int(result["checkpoint"].rsplit("-", 1)[-1])
+            st.session_state[FRESH] = (key, fresh_copy_outputs(run_dir, number, FRESH_COUNT))
+    found = st.session_state.get(FRESH)
+    if not found or found[0] != key:
+        return
+    copy = found[1]
+    rows = [{t("freshcopy.col.example"): i, t("freshcopy.col.output"): j,
+             t("freshcopy.col.restored"): float(copy.restored[i, j]),
+             t("freshcopy.col.fresh"): float(copy.fresh[i, j]),
+             t("freshcopy.col.before"): float(copy.fresh_before[i, j])}
+            for i in range(copy.restored.shape[0]) for j in range(copy.restored.shape[1])]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    diff = f"{copy.max_abs_diff:.3g}"
+    if copy.equal:
+        st.success(t("freshcopy.equal", diff=diff))
+    else:
+        st.error(t("freshcopy.not_equal", diff=diff))
 
 
 def _optimizer_state(run_dir: Path, number: int) -> dict:

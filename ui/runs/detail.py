@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from tfcore.rundir import RunStore
+from tfcore.rundir import RunPaths, RunStore, file_stamp
 from tfcore.runs import (
     CheckpointList,
     RunSummary,
@@ -20,8 +20,17 @@ from tfcore.runs import (
     run_curves,
     variable_stats,
 )
-from ui.common import guarded, plain, t
+from ui.common import (
+    cached_chart,
+    choose_placeholder,
+    current_lang,
+    frame_digest,
+    guarded,
+    plain,
+    t,
+)
 from ui.runs import charts
+from ui.runs.panels import SNAPSHOT_S
 
 
 def _when(epoch: float | None) -> str:
@@ -74,19 +83,22 @@ def config_tab(run_dir: Path, summary: RunSummary) -> None:
         st.json(request.get("spec") or {}, expanded=False)
         st.caption(t("runs.detail.device"))
         st.json(request.get("device") or {}, expanded=False)
+    from ui.runs.tensorboard_button import open_button  # T4: the real TensorBoard
+    open_button(run_dir.parent, run_dir, "runs.detail")
 
 
 def curves_tab(root: Path, run_id: str, listing: CheckpointList | None) -> None:
     """The run's curves with a rule at each checkpoint; its final test metrics."""
     names = metric_names(root, [run_id]) or ["loss"]
     metric = st.selectbox(t("runs.compare.metric"), names, key="runs.detail.metric")
-    curves = run_curves(root, [run_id], metric, ("train", "val"))
+    curves = run_curves(root, [run_id], metric, ("train", "val"), max_age=SNAPSHOT_S)
     steps = [e.number for e in (listing.entries if listing else ()) if e.number is not None]
     if curves.empty:
         st.info(t("runs.compare.empty", metric=metric))
     else:
-        st.altair_chart(charts.run_chart(curves, steps, metric), width="stretch")
-    test = run_curves(root, [run_id], metric, ("test",))
+        cached_chart(("runs.timeline", frame_digest(curves), tuple(steps), metric,
+                      current_lang()), lambda: charts.run_chart(curves, steps, metric))
+    test = run_curves(root, [run_id], metric, ("test",), max_age=SNAPSHOT_S)
     if not test.empty:
         st.caption(t("runs.detail.test", metric=metric, value=float(test["value"].iloc[-1])))
 
@@ -108,14 +120,17 @@ def checkpoints_tab(listing: CheckpointList) -> None:
     st.caption(t("runs.ckpt.count", count=len(listing.entries), folder=str(listing.directory)))
 
 
-def run_labels(run_dir: Path) -> dict[str, str]:
-    """Readable variable names of a run's checkpoints (cached per run for the session)."""
+@st.cache_data(max_entries=64, show_spinner=False)
+def _run_labels(run_dir: str, ckpt_stamp: object) -> dict[str, str]:
     from tfcore.runs import variable_labels
 
-    cache = st.session_state.setdefault("runs.labels", {})
-    if str(run_dir) not in cache:
-        cache[str(run_dir)] = variable_labels(run_dir)
-    return cache[str(run_dir)]
+    return variable_labels(Path(run_dir))
+
+
+def run_labels(run_dir: Path) -> dict[str, str]:
+    """Readable variable names of a run's checkpoints: the run's model is rebuilt once per
+    change of its checkpoint folder for the whole server, not once per session."""
+    return _run_labels(str(run_dir), file_stamp(RunPaths(Path(run_dir)).ckpt_dir))
 
 
 def variables_tab(listing: CheckpointList, run_dir: Path, key: str = "runs.vars") -> None:
@@ -145,7 +160,8 @@ def variable_browser(variables, key: str) -> None:
     labels = {v.key: f"{v.label}  {list(v.shape)}" for v in numeric}
     default = next((i for i, v in enumerate(numeric) if v.size > 1), 0)
     chosen = st.selectbox(t("runs.vars.pick"), [v.key for v in numeric], index=default,
-                          format_func=labels.get, key=f"{key}.var")
+                          format_func=labels.get, key=f"{key}.var", disabled=not numeric,
+                          placeholder=choose_placeholder(numeric, many=False))
     with guarded():
         stats = variable_stats(variables.prefix, chosen)
         cols = st.columns(6)

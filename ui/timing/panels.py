@@ -20,7 +20,7 @@ from tfcore.timing import (
     parse_values,
     run_in_worker,
 )
-from ui.common import devices_report, guarded, pick, pick_model, plain, t
+from ui.common import choose_placeholder, devices_report, guarded, pick, pick_model, plain, t
 from ui.timing import charts
 
 RESULT_KEY, G1_KEY, SWEEP_KEY = "timing.result", "timing.g1_result", "timing.sweep_result"
@@ -109,7 +109,8 @@ def compare_panel() -> None:
     steps = c3.number_input(t("timing.steps"), 1, 2000, 20, key="timing.steps")
     allowed = [m for m in mode_names() if workload == "step" or m != "fit"]
     modes = st.multiselect(t("timing.modes"), allowed, default=["eager", "graph", "xla"],
-                           key="timing.modes", format_func=lambda m: pick(mode_title(m)))
+                           key="timing.modes", format_func=lambda m: pick(mode_title(m)),
+                           placeholder=choose_placeholder(allowed, many=True))
     with st.expander(t("timing.advanced")):
         a1, a2, a3 = st.columns(3)
         device = a1.selectbox(t("timing.device"), _device_options(), key="timing.device")
@@ -181,7 +182,8 @@ def sweep_panel() -> None:
     steps = c3.number_input(t("timing.steps"), 1, 500, 10, key="timing.sweep.steps")
     modes = st.multiselect(t("timing.modes"), ["eager", "graph", "xla"],
                            default=["eager", "graph"], key="timing.sweep.modes",
-                           format_func=lambda m: pick(mode_title(m)))
+                           format_func=lambda m: pick(mode_title(m)),
+                           placeholder=t("common.placeholder.choose_many"))
     batch = 50
     if axis == "width":
         batch = st.number_input(t("timing.batch"), 1, 4096, 50, key="timing.sweep.batch")

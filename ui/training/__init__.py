@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ui.training.form import FormResult, setup_form
 from ui.training.live import (
-    BUFFER_KEY,
     RUN_KEY,
     empty_panel,
     live_panel,
@@ -18,6 +17,6 @@ from ui.training.live import (
 )
 
 __all__ = [
-    "BUFFER_KEY", "empty_panel", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
+    "empty_panel", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
     "setup_form", "watched_run",
 ]

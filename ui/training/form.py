@@ -16,6 +16,7 @@ from tfcore.data import dataset_names
 from tfcore.model import ModelSpec, from_dict, get_preset, preset_names, preset_title
 from tfcore.model import store as models_store
 from tfcore.training import (
+    CKPT_PREFIXES,
     CPU,
     GPU,
     LOSSES,
@@ -28,7 +29,9 @@ from tfcore.training import (
 )
 from ui.common import (
     CURRENT_SPEC_KEY,
+    choose_placeholder,
     devices_report,
+    guarded,
     kept,
     pick,
     plain,
@@ -42,6 +45,7 @@ from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
 WEIGHTS_KEY = "train.initial_weights"    # workspace-relative .weights.h5 to start from
 MODEL_KEY = "train.model"
+PROBE_KEY = "train.device_probe"         # (DeviceConfig dict, logical device names)
 PACING = "steps_per_second" in {f.name for f in fields(TrainConfig)}
 
 
@@ -119,16 +123,18 @@ def device_section(batch_size: int, query: dict) -> DeviceChoice:
     query["device"] = kind
     config: dict[str, Any] = {"kind": CPU}
     replicas = 1
+    visible = [] if kind == "gpu" else _visible_gpus(gpus, kind)
     if kind == "gpu":
         index = kept(st.number_input, t("train.gpu_index"), 0, max(0, gpus - 1), value=0,
                      key="train.gpu_index")
         config = {"kind": GPU, "gpus": [int(index)]}
     elif kind == "mirrored":
-        config, replicas = {"kind": MIRRORED}, gpus
+        config, replicas = {"kind": MIRRORED, "gpus": visible}, len(visible) or gpus
     elif kind == "logical":
         count = kept(st.number_input, t("train.logical_count"), 2, 8, value=2,
                      key="train.logical_count")
-        config, replicas = {"kind": MIRRORED, "logical_devices": int(count)}, int(count)
+        config, replicas = {"kind": MIRRORED, "logical_devices": int(count),
+                            "gpus": visible}, int(count)
         st.caption(t("train.logical_help_gpu" if gpus else "train.logical_help_cpu"))
     if gpus and kind in ("gpu", "mirrored", "logical"):
         limit = kept(st.number_input, t("train.memory_limit"), 0, 1_000_000, value=0, step=256,
@@ -136,9 +142,42 @@ def device_section(batch_size: int, query: dict) -> DeviceChoice:
         config["memory_limit_mb"] = int(limit)
         config["memory_growth"] = kept(st.checkbox, t("train.memory_growth"), value=True,
                                        key="train.memory_growth")
+    if kind == "logical":
+        _logical_devices(config)
     st.caption(t("train.replicas", replicas=replicas, batch=batch_size,
                  per_replica=max(1, batch_size // max(1, replicas))))
     return DeviceChoice(config, replicas)
+
+
+def _visible_gpus(gpus: int, kind: str) -> list[int]:
+    """Which physical GPUs the worker sees (D1); disabled, with the reason, when there is
+    no GPU or the run is on the CPU."""
+    chosen = kept(st.multiselect, t("devices.visible"), list(range(gpus)),
+                  key="train.visible_gpus", disabled=not gpus or kind == "cpu",
+                  help=t("devices.visible_help"),
+                  placeholder=choose_placeholder(range(gpus), many=True),
+                  format_func=lambda i: f"GPU {i}")
+    if not gpus:
+        st.caption(t("devices.visible_none"))
+    elif kind == "cpu":
+        st.caption(t("devices.visible_cpu"))
+    return [int(i) for i in chosen] if gpus and kind != "cpu" else []
+
+
+def _logical_devices(config: dict) -> None:
+    """A button that applies the settings in a fresh process and lists the logical devices
+    the split creates (kept for the session per settings)."""
+    from tfcore.training import DeviceConfig, probe_devices
+
+    shown = st.session_state.get(PROBE_KEY)
+    if st.button(t("devices.list_btn"), key="train.list_devices"):
+        with st.spinner(t("devices.listing")), guarded():
+            applied = probe_devices(DeviceConfig.from_dict(config))
+            shown = (config, list(applied.logical))
+            st.session_state[PROBE_KEY] = shown
+    if shown and shown[0] == config:
+        st.success(t("devices.listed", count=len(shown[1]),
+                     names=", ".join(f"`{n}`" for n in shown[1])))
 
 
 def _options(names: list[str], prefix: str) -> dict:
@@ -177,7 +216,8 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         loss = kept(st.selectbox, t("train.loss"), losses, index=losses.index(loss_default),
                     key=f"train.loss.{task}")
         metrics = kept(st.multiselect, t("train.metrics"), list(METRICS),
-                       default=list(metrics_default), key=f"train.metrics.{task}")
+                       default=list(metrics_default), key=f"train.metrics.{task}",
+                       placeholder=choose_placeholder(METRICS, many=True))
         seed = kept(st.number_input, t("train.seed"), 0, 2**31 - 1, value=0,
                     key="train.seed")
         pace = 0
@@ -191,6 +231,9 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         keep = kept(a2.number_input, t("train.keep"), 1, 100, value=3, key="train.keep")
         validate_every = kept(a1.number_input, t("train.validate_every"), 1, 1_000_000, value=1,
                               key="train.validate_every")
+        prefix = kept(a2.selectbox, t("checkpointing.prefix"), list(CKPT_PREFIXES),
+                      key="train.ckpt_prefix", allowed=list(CKPT_PREFIXES),
+                      help=t("checkpointing.prefix_help"))
         mixed = kept(a3.checkbox, t("train.mixed_precision"), key="train.mixed")
         a3.caption(t("train.mixed_help"))
     query.update(epochs=int(epochs), batch=int(batch), lr=float(lr), optimizer=optimizer,
@@ -201,7 +244,8 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
               "learning_rate": float(lr), "momentum": float(momentum), "schedule": schedule,
               "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
               "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
-              "validate_every": int(validate_every), "mixed_precision": bool(mixed)}
+              "validate_every": int(validate_every), "mixed_precision": bool(mixed),
+              "ckpt_prefix": prefix}
     if PACING:
         query["pace"] = pace
         config["steps_per_second"] = float(pace) if pace else None

@@ -1,7 +1,8 @@
 """The live panel of a run: state, progress, curves, Stop/Resume, end-of-run results.
 
 Redraws about once a second with ``st.fragment(run_every=1.0)`` while the run is active,
-reading only what is new in ``metrics.jsonl`` (offsets kept in ``st.session_state``).
+from the server's one shared copy of the run's series (ui/training/live_data.py), with
+charts converted once per content for all sessions (ui/common/chart_cache.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tfcore.rundir import (
 )
 from tfcore.training import jobs, read_analysis
 from ui.common import (
+    cached_chart,
     catalog,
     current_lang,
     guarded,
@@ -43,23 +45,16 @@ from ui.training.charts import (
     series_colors,
     step_frame,
 )
+from ui.training.live_data import live_series
 
-BUFFER_KEY = "train.live.buffer"
 RUN_KEY = "train.run_id"
 WAIT_KEY = "train.live.wait"     # (run id, step) when Train/Resume was pressed
 TRAINING_PHASE = "training"
 
 
 def _buffer(run_id: str) -> SeriesBuffer:
-    """This session's records of ``run_id``, extended with what is new on disk."""
-    buffer = st.session_state.get(BUFFER_KEY)
-    if not isinstance(buffer, SeriesBuffer) or buffer.run_id != run_id:
-        buffer = SeriesBuffer(run_id)
-        st.session_state[BUFFER_KEY] = buffer
-    chunk = run_store().metrics(run_id, buffer.offset)
-    buffer.add(chunk.records)
-    buffer.offset = chunk.offset
-    return buffer
+    """The run's records so far: the server's shared snapshot (ui/training/live_data.py)."""
+    return live_series(run_id)[0]
 
 
 def _eta(seconds: float | None) -> str:
@@ -142,20 +137,28 @@ def _buttons(record: RunRecord) -> None:
                         disabled=state not in (STOPPED, INTERRUPTED)):
             jobs.resume_run(root, record.run_id)
             mark_started(record.run_id, record.status.step)
-            st.session_state.pop(BUFFER_KEY, None)
             st.rerun()
 
 
 def _empty_chart(caption_key: str) -> None:
     """Empty loss axes: where the first point will draw. Drawing the chart before there is
     data also loads the browser's chart code, so the first point shows without that wait."""
-    style = PRESENTER if presenter_mode() else NORMAL
-    labels = {"train": t("train.series.train"), "smoothed": t("train.series.smoothed"),
-              "val": t("train.series.val")}
-    frame = step_frame(SeriesBuffer(""), "loss", 0.0, labels)
-    st.altair_chart(line_chart(frame, "step", "loss", False, t("train.step"), style,
-                               series_colors(labels, 0.0)), width="stretch")
+    presenting = presenter_mode()
+    lang = current_lang()
+
+    def build():
+        labels = _labels()
+        frame = step_frame(SeriesBuffer(""), "loss", 0.0, labels)
+        return line_chart(frame, "step", "loss", False, t("train.step"),
+                          PRESENTER if presenting else NORMAL, series_colors(labels, 0.0))
+
+    cached_chart(("train.live.empty", presenting, lang), build)
     st.caption(t(caption_key))
+
+
+def _labels() -> dict[str, str]:
+    return {"train": t("train.series.train"), "smoothed": t("train.series.smoothed"),
+            "val": t("train.series.val")}
 
 
 def empty_panel() -> None:
@@ -182,23 +185,27 @@ def _charts(buffer: SeriesBuffer) -> None:
                          key="train.smoothing", help=t("train.smoothing_help"))
         log_scale = kept(c2.toggle, t("train.log_scale"), key="train.log_scale")
         per_epoch = kept(c3.toggle, t("train.per_epoch"), key="train.per_epoch")
-    labels = {"train": t("train.series.train"), "smoothed": t("train.series.smoothed"),
-              "val": t("train.series.val")}
+    labels = _labels()
     colors = series_colors(labels, 0.0 if per_epoch else smoothing)
     style = PRESENTER if presenting else NORMAL
     names = buffer.names()
     columns = st.columns(1 if presenting else min(2, len(names)) or 1)
+    content = (buffer.run_id, buffer.offset, buffer.size("train"), buffer.size("val"))
+    lang = current_lang()
     for index, name in enumerate(names):
-        with columns[index % len(columns)]:
-            log = log_scale and name == "loss"
+        log = log_scale and name == "loss"
+
+        def build(name: str = name, log: bool = log):
             if per_epoch:
-                chart = line_chart(epoch_frame(buffer, name, labels), "epoch", name, log,
-                                   t("train.epoch"), style, colors)
-            else:
-                chart = line_chart(step_frame(buffer, name, smoothing, labels), "step", name,
-                                   log, t("train.step"), style, colors,
-                                   behind=labels["train"] if smoothing > 0 else None)
-            st.altair_chart(chart, width="stretch")
+                return line_chart(epoch_frame(buffer, name, labels), "epoch", name, log,
+                                  t("train.epoch"), style, colors)
+            return line_chart(step_frame(buffer, name, smoothing, labels), "step", name,
+                              log, t("train.step"), style, colors,
+                              behind=labels["train"] if smoothing > 0 else None)
+
+        with columns[index % len(columns)]:
+            cached_chart(("train.live", content, name, smoothing, log, per_epoch, presenting,
+                          lang), build)
     if not presenting:
         st.caption(t("train.points", n=buffer.size("train")))
 
@@ -306,9 +313,8 @@ POLL_S = 1.0
 
 
 def _has_points(run_id: str) -> bool:
-    buffer = st.session_state.get(BUFFER_KEY)
-    return (isinstance(buffer, SeriesBuffer) and buffer.run_id == run_id
-            and bool(buffer.size("train") or buffer.size("val")))
+    buffer = _buffer(run_id)
+    return bool(buffer.size("train") or buffer.size("val"))
 
 
 def live_panel(run_id: str) -> None:

@@ -8,7 +8,8 @@ leaves a message (success text or the engine error) for its panel to show.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -30,8 +31,8 @@ from tfcore.weights import (
     rewind,
     safe_file_stem,
     save_weights,
-    shown_path,
     set_element,
+    shown_path,
     spec_with_built_input,
 )
 from ui.common import plain, t, workspace
@@ -41,6 +42,7 @@ MODELS, CURRENT, FLASH, LAST_INIT = ("weights.models", "weights.current", "weigh
 SPECS = "weights.specs"
 RUN_RECORDS = "weights.run_records"
 VAR = "weights.var"
+VAR_MODEL = "weights.var_model"  # fingerprint of the variables the selector last showed
 KEEP_MODELS = 3
 TRAIN_WEIGHTS, TRAIN_SPEC = "train.initial_weights", "train.spec"
 

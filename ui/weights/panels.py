@@ -6,6 +6,8 @@ Widgets read and write ``st.session_state``; the work happens in the callbacks o
 
 from __future__ import annotations
 
+import hashlib
+import math
 from typing import Any
 
 import numpy as np
@@ -83,7 +85,7 @@ def overview(table: WeightTable) -> None:
 
 
 def _fmt(value: float) -> float | None:
-    return None if value != value else round(value, 6)
+    return None if math.isnan(value) else round(value, 6)
 
 
 def _stats_row(stats: TensorStats) -> dict:
@@ -105,12 +107,21 @@ def variable_table(table: WeightTable) -> None:
 
 
 def choose_variable(table: WeightTable) -> VariableInfo:
-    """The variable selector (kept valid when the model changes)."""
-    paths = [v.path for v in table.variables]
-    if st.session_state.get(act.VAR) not in paths:
-        st.session_state[act.VAR] = paths[0]
-    path = st.selectbox(t("weights.inspect.variable"), paths, key=act.VAR,
-                        format_func=lambda p: f"{p}  {table.variable(p).shape}")
+    """The variable selector, kept valid and correctly labelled when the model changes.
+
+    The widget keeps one key across models, and the browser keeps showing the label it
+    last drew while the server sends no value. So when the model's variables (paths and
+    shapes) change, the choice is written again: the kept path if the new model has it,
+    else its first variable, and the browser is sent the new model's label for it.
+    """
+    labels = {v.path: f"{v.path}  {v.shape}" for v in table.variables}
+    fingerprint = hashlib.sha1("\n".join(labels.values()).encode()).hexdigest()
+    chosen = st.session_state.get(act.VAR)
+    if chosen not in labels or st.session_state.get(act.VAR_MODEL) != fingerprint:
+        st.session_state[act.VAR] = chosen if chosen in labels else next(iter(labels))
+        st.session_state[act.VAR_MODEL] = fingerprint
+    path = st.selectbox(t("weights.inspect.variable"), list(labels), key=act.VAR,
+                        format_func=lambda p: labels.get(p, str(p)))
     return table.variable(path)
 
 

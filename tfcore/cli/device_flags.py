@@ -1,0 +1,87 @@
+"""The device flags ``train`` and ``devices`` share: ``--device``, ``--logical-devices``,
+``--gpus``, ``--memory-growth``, ``--memory-limit`` -> a ``DeviceConfig`` dict.
+
+Scenario D1: which physical GPUs a process sees (``tf.config.set_visible_devices``),
+memory growth, a fixed memory limit, and N logical devices carved from one device.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tfcore.cli.inputs import int_range, shown
+from tfcore.cli.vocabulary import add_flag
+from tfcore.errors import RunError
+
+MAX_LOGICAL = 16            # DeviceConfig's own bound
+MAX_MEMORY_MB = 1_000_000
+
+
+def gpu_list(text: str) -> tuple[int, ...]:
+    """argparse type: comma-separated GPU indices, ``0,1``; an empty text means all."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not all(p.isdigit() and int(p) < 64 for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"must be GPU numbers separated by commas, e.g. 0 or 0,1. Received: {shown(text)}")
+    if len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"a GPU is named twice. Received: {shown(text)}")
+    return tuple(int(p) for p in parts)
+
+
+def on_off(text: str) -> bool:
+    """argparse type: ``on`` / ``off`` (also true/false, yes/no, 1/0)."""
+    value = text.strip().lower()
+    if value in ("on", "true", "yes", "1"):
+        return True
+    if value in ("off", "false", "no", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"must be on or off. Received: {shown(text)}")
+
+
+def add_device_flags(parser: argparse.ArgumentParser, device_default: str | None) -> None:
+    """The five device flags (one vocabulary: ``tfcore.cli.vocabulary``)."""
+    add_flag(parser, "device", default=device_default, help="cpu | gpu:N | mirrored")
+    add_flag(parser, "logical_devices", type=int_range(0, MAX_LOGICAL), default=0)
+    add_flag(parser, "gpus", type=gpu_list, default=())
+    add_flag(parser, "memory_growth", type=on_off, default=True)
+    add_flag(parser, "memory_limit", type=int_range(0, MAX_MEMORY_MB), default=0)
+
+
+def device_config(args: argparse.Namespace, default_kind: str = "cpu") -> dict:
+    """The DeviceConfig dict the flags ask for (checked by ``DeviceConfig.from_dict``).
+
+    Raises:
+        RunError: ``--device`` is not cpu, gpu, gpu:N or mirrored, or names a GPU that
+            ``--gpus`` also names differently.
+    """
+    from tfcore.training import DeviceConfig
+
+    text = args.device or default_kind
+    kind, _, index = text.partition(":")
+    if kind not in ("cpu", "gpu", "mirrored") or (index and not index.isdigit()) \
+            or (index and kind != "gpu"):
+        raise RunError(f"--device must be cpu, gpu:N or mirrored. Received: --device={text}",
+                       key="train.err.device_arg", params={"value": text})
+    gpus = tuple(args.gpus or ())
+    if index:
+        if gpus and gpus != (int(index),):
+            raise RunError(f"--device {text} and --gpus {','.join(map(str, gpus))} disagree; "
+                           "give the GPU once.", key="devices.err.flags",
+                           params={"message": f"--device {text} --gpus "
+                                              f"{','.join(map(str, gpus))}"})
+        gpus = (int(index),)
+    if kind == "cpu" and gpus:
+        raise RunError("--gpus chooses the GPUs of a gpu or mirrored run; a cpu run sees "
+                       "none. Received: --device cpu --gpus "
+                       f"{','.join(map(str, gpus))}", key="devices.err.flags",
+                       params={"message": f"--device cpu --gpus {','.join(map(str, gpus))}"})
+    config = {"kind": kind, "gpus": list(gpus), "logical_devices": args.logical_devices,
+              "memory_growth": bool(args.memory_growth), "memory_limit_mb": args.memory_limit}
+    DeviceConfig.from_dict(config)          # refuse what can never work, before any run
+    return config
+
+
+def asked_for_settings(args: argparse.Namespace) -> bool:
+    """Whether any device flag differs from its default (``devices`` then applies them)."""
+    return bool(args.device or args.logical_devices or args.gpus or not args.memory_growth
+                or args.memory_limit)
