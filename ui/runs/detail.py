@@ -127,6 +127,28 @@ def _run_labels(run_dir: str, ckpt_stamp: object) -> dict[str, str]:
     return variable_labels(Path(run_dir))
 
 
+# Reading a checkpoint's tensors (listing, statistics, differences) is done once per
+# change of the run's checkpoint folder for the whole server, not on every rerun of every
+# session; the results are read-only.
+def _ckpt_stamp(run_dir: Path) -> object:
+    return (str(run_dir), file_stamp(RunPaths(Path(run_dir)).ckpt_dir))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _variables(prefix: str, stamp: object):
+    return list_variables(prefix, labels=run_labels(Path(stamp[0])))
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _stats(prefix: str, key: str, stamp: object):
+    return variable_stats(prefix, key)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _diff(prefix_a: str, prefix_b: str, stamp: object):
+    return diff_checkpoints(prefix_a, prefix_b, labels=run_labels(Path(stamp[0])))
+
+
 def run_labels(run_dir: Path) -> dict[str, str]:
     """Readable variable names of a run's checkpoints: the run's model is rebuilt once per
     change of its checkpoint folder for the whole server, not once per session."""
@@ -139,7 +161,7 @@ def variables_tab(listing: CheckpointList, run_dir: Path, key: str = "runs.vars"
     if number is None:
         return
     with guarded():
-        variables = list_variables(listing.get(number).prefix, labels=run_labels(run_dir))
+        variables = _variables(str(listing.get(number).prefix), _ckpt_stamp(run_dir))
         variable_browser(variables, key)
 
 
@@ -163,7 +185,8 @@ def variable_browser(variables, key: str) -> None:
                           format_func=labels.get, key=f"{key}.var", disabled=not numeric,
                           placeholder=choose_placeholder(numeric, many=False))
     with guarded():
-        stats = variable_stats(variables.prefix, chosen)
+        stats = _stats(str(variables.prefix), chosen, file_stamp(Path(variables.prefix)
+                                                                 .parent))
         cols = st.columns(6)
         for col, (name, value) in zip(cols, [("mean", stats.mean), ("std", stats.std),
                                              ("min", stats.min), ("max", stats.max),
@@ -171,9 +194,11 @@ def variable_browser(variables, key: str) -> None:
                                              ("zeros", stats.zeros_fraction)]):
             col.metric(t(f"runs.vars.{name}"), f"{value:.4g}")
         if stats.count > 1:
-            st.altair_chart(charts.histogram_chart(stats.hist_counts, stats.hist_edges,
-                                                   t("runs.vars.hist", name=labels[chosen])),
-                            width="stretch")
+            title = t("runs.vars.hist", name=labels[chosen])
+            cached_chart(("runs.hist", str(variables.prefix), chosen,
+                          file_stamp(Path(variables.prefix).parent), title),
+                         lambda: charts.histogram_chart(stats.hist_counts, stats.hist_edges,
+                                                        title))
 
 
 def diff_tab(listing: CheckpointList, run_dir: Path) -> None:
@@ -189,8 +214,8 @@ def diff_tab(listing: CheckpointList, run_dir: Path) -> None:
     b = cols[1].selectbox(t("runs.diff.b"), numbers, index=len(numbers) - 1,
                           format_func=label, key="runs.diff.b")
     with guarded():
-        diff = diff_checkpoints(listing.get(a).prefix, listing.get(b).prefix,
-                                labels=run_labels(run_dir))
+        diff = _diff(str(listing.get(a).prefix), str(listing.get(b).prefix),
+                     _ckpt_stamp(run_dir))
         for problem in diff.problems:
             st.warning(t("runs.ckpt.problem", problem=problem))
         rows = pd.DataFrame([{"label": r.label, "key": r.key, "shape": str(list(r.shape)),
@@ -210,14 +235,15 @@ def diff_tab(listing: CheckpointList, run_dir: Path) -> None:
         st.dataframe(shown.drop(columns=["key"]), hide_index=True, width="stretch")
         model_rows = rows[rows["relative"].notna() & (rows["shape"] != "[]")]
         if not model_rows.empty:
-            st.altair_chart(charts.diff_chart(model_rows), width="stretch")
+            cached_chart(("runs.diff", frame_digest(model_rows)),
+                         lambda: charts.diff_chart(model_rows))
 
 
 def listing_for(run_dir: Path) -> CheckpointList | None:
     """The run's checkpoints, or None when it has no ckpt folder yet.
 
-    Verifying reads every tensor, so the listing is kept per session until a file in the
-    checkpoint folder changes (name, size or modification time).
+    Verifying reads every tensor, so the listing is kept for the whole server until a
+    file in the checkpoint folder changes (name, size or modification time).
     """
     folder = run_dir / "ckpt"
     if not folder.is_dir():
@@ -227,9 +253,9 @@ def listing_for(run_dir: Path) -> CheckpointList | None:
                              for p in folder.iterdir() if p.is_file()))
     except OSError:  # the worker replaced a file while we looked: list afresh
         return list_checkpoints(run_dir)
-    cache = st.session_state.setdefault("runs.listings", {})
-    found = cache.get(str(run_dir))
-    if found is None or found[0] != stamp:
-        found = (stamp, list_checkpoints(run_dir))
-        cache[str(run_dir)] = found
-    return found[1]
+    return _listing(str(run_dir), stamp)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _listing(run_dir: str, stamp: tuple) -> CheckpointList:
+    return list_checkpoints(Path(run_dir))
