@@ -26,8 +26,9 @@ def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page
     functional = page.locator("[data-testid='stRadio']").first.get_by_text(
         EN["builder.kind.functional"], exact=True)
     click_and_wait(page, functional, page.get_by_text(EN["builder.outputs"], exact=True))
-    click_button(page, EN["builder.add_layer"], "1. dense · Dense")  # dense <- input
-    click_button(page, EN["builder.add_layer"], "2. dense_2 · Dense")  # dense_2 <- dense
+    # dense <- input, then dense_2 <- dense (confirm: a lost click is done again)
+    click_button(page, EN["builder.add_layer"], "1. dense · Dense", confirm=True)
+    click_button(page, EN["builder.add_layer"], "2. dense_2 · Dense", confirm=True)
     # dense_2's own Re-use button (another layer's form may be open too): open its
     # expander if it is closed, which is the browser's own business (no rerun)
     second = page.locator("[data-testid='stExpander']").filter(has_text="2. dense_2 · Dense")
@@ -37,10 +38,11 @@ def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page
                        second.get_by_role("button", name=EN["builder.reuse"], exact=True).first,
                        rerun=False)
     click_button(page, EN["builder.reuse"], "3. dense_2_again · Dense",  # same weights again
-                 scope=second)
+                 scope=second, confirm=True)
     choose_option(page, page.get_by_label(EN["builder.add_type"], exact=True).first,
                   "Merge · Add")
-    click_button(page, EN["builder.add_layer"], "4. add · Add ⚠")  # add <- dense_2_again
+    # add <- dense_2_again
+    click_button(page, EN["builder.add_layer"], "4. add · Add ⚠", confirm=True)
     # the new merge has one input, so its form opens by itself, marked ⚠; give it the
     # branch dense -> add as its second input, and the ⚠ goes
     expander = page.locator("[data-testid='stExpander']").filter(has_text="4. add · Add")

@@ -129,7 +129,8 @@ def settle(page, expect: Expect = None, timeout: float = TIMEOUT_MS) -> None:
 
 def act_and_wait(page, action: Callable[[], None], expect: Expect = None, *,
                  rerun: bool = True, tries: int = 3, idle_first: bool = True,
-                 timeout: float = TIMEOUT_MS, what: str = "action") -> None:
+                 confirm: bool = False, timeout: float = TIMEOUT_MS,
+                 what: str = "action") -> None:
     """Do ``action`` (a click, a key press) and wait for its effect; retry a lost one.
 
     Args:
@@ -139,6 +140,10 @@ def act_and_wait(page, action: Callable[[], None], expect: Expect = None, *,
             (a dropdown opening, say) only ``expect`` is waited for.
         idle_first: wait for the app to be idle before acting (off for a button on a
             page that redraws by itself every second, such as a live training panel).
+        confirm: for an action that is safe to repeat until it shows (a button whose
+            effect appears within one rerun): a script run seen after it may be the
+            sidebar's own periodic refresh, not the click's; once the app is idle again
+            without ``expect`` showing, the click was lost and is done again.
     """
     target = _locator(page, expect)
     if not rerun and target is None:
@@ -149,7 +154,13 @@ def act_and_wait(page, action: Callable[[], None], expect: Expect = None, *,
         before = _runs(page)
         action()
         if rerun and _reacted(page, before, target, LOST_CLICK_MS):
-            break
+            if not confirm or target is None:
+                break
+            wait_idle(page, timeout)
+            if _wait_visible(target, LOST_CLICK_MS):
+                break
+            print(f"{what}: the app ran and is idle but {expect!r} is not shown; "
+                  "the run seen was not this action's: acting again")
         if not rerun and _wait_visible(target, LOST_CLICK_MS):
             break
         if attempt == tries:
