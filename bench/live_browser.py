@@ -18,12 +18,13 @@ import sys
 import tempfile
 import termios
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from sessions_setup import wait_healthy  # noqa: E402 - bench/ is on sys.path
 
 HOST = "127.0.0.1"
 CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")
@@ -99,17 +100,11 @@ def start_server(mode: str, base: Path) -> Server:
             cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True)
     server = Server(mode, workspace, port, proc, log)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{mode} server exited:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.3)        # health-check poll interval
-    raise RuntimeError(f"{mode} server did not answer within 180 s")
+    try:
+        wait_healthy(port, proc, timeout=180)
+    except SystemExit as exc:
+        raise RuntimeError(f"{mode} server: {exc}\n{log.read_text(errors='replace')}") from None
+    return server
 
 
 def _cmdline(pid: int) -> str:

@@ -8,7 +8,7 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from ui.common import sidebar
-from ui.common.chart_cache import cached_chart, chart_spec, frame_digest
+from ui.common.chart_cache import cached_chart, frame_digest
 from ui.common.errors import guarded, located_text, show_error
 from ui.common.i18n import DEFAULT_LANG, catalog, current_lang, init_language, pick, t
 from ui.common.memory import forget, kept, recall, remember, remembered
@@ -36,7 +36,6 @@ __all__ = [
     "PAGES",
     "available_pages",
     "cached_chart",
-    "chart_spec",
     "choose_placeholder",
     "can_destroy",
     "catalog",

@@ -34,11 +34,6 @@ def _spec(key: Hashable, _build: Callable[[], Any]) -> dict:
     return _to_spec(_build())
 
 
-def chart_spec(key: Hashable, build: Callable[[], Any]) -> dict:
-    """The Vega-Lite spec of ``build()`` (an Altair chart), built once per ``key``."""
-    return _spec(key, build)
-
-
 def cached_chart(key: Hashable, build: Callable[[], Any], **kwargs: Any) -> None:
     """Draw ``build()`` like ``st.altair_chart(build(), **kwargs)``, building and converting
     it only when no session has drawn ``key`` yet."""

@@ -54,7 +54,7 @@ TRAINING_PHASE = "training"
 
 def _buffer(run_id: str) -> SeriesBuffer:
     """The run's records so far: the server's shared snapshot (ui/training/live_data.py)."""
-    return live_series(run_id)[0]
+    return live_series(run_id)
 
 
 def _eta(seconds: float | None) -> str:

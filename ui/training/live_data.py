@@ -4,8 +4,8 @@ Thirty sessions watching one run used to keep thirty buffers and read the new li
 ``metrics.jsonl`` thirty times a second. Here the server keeps one immutable
 :class:`~ui.training.charts.SeriesBuffer` snapshot per run (``st.cache_resource``). The
 first session to look after :data:`REFRESH_S` reads the new bytes and publishes a new
-snapshot with a higher ``version``; the others reuse it, and their charts come from the
-chart cache keyed on that version (ui/common/chart_cache.py). Before a run's first point
+snapshot; the others reuse it, and their charts come from the chart cache keyed on its
+content (offset and sizes; ui/common/chart_cache.py). Before a run's first point
 every look reads the file, so the first point shows as soon as it is written.
 """
 
@@ -29,7 +29,7 @@ MAX_RUNS = 16            # runs kept; the least recently watched are dropped
 class LiveSeries:
     """A run's published snapshot: never mutated once published (readers need no lock)."""
 
-    snapshot: tuple[SeriesBuffer, int]          # (buffer, version), replaced as one
+    buffer: SeriesBuffer                       # replaced, never mutated
     checked: float = 0.0
     inode: int | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
@@ -52,24 +52,23 @@ def _fresh(entry: LiveSeries, buffer: SeriesBuffer) -> bool:
     return has_points and time.monotonic() - entry.checked < REFRESH_S
 
 
-def live_series(run_id: str) -> tuple[SeriesBuffer, int]:
-    """The run's records so far and their version (it grows whenever points are added).
-    Chart keys use the buffer's ``offset`` and sizes, which name its content even after
-    the registry dropped and re-created the run's entry."""
+def live_series(run_id: str) -> SeriesBuffer:
+    """The run's records so far. Chart keys use the buffer's ``offset`` and sizes, which
+    name its content even after the registry dropped and re-created the run's entry."""
     registry = _registry()
     with registry["lock"]:
         runs = registry["runs"]
-        entry = runs.pop(run_id, None) or LiveSeries((SeriesBuffer(run_id), 0))
+        entry = runs.pop(run_id, None) or LiveSeries(SeriesBuffer(run_id))
         runs[run_id] = entry                       # most recently watched last
         while len(runs) > MAX_RUNS:
             runs.pop(next(iter(runs)))
-    snapshot = entry.snapshot
-    if _fresh(entry, snapshot[0]):
-        return snapshot
+    buffer = entry.buffer
+    if _fresh(entry, buffer):
+        return buffer
     with entry.lock:
-        if _fresh(entry, entry.snapshot[0]):
-            return entry.snapshot                  # another session refreshed meanwhile
-        buffer, version = entry.snapshot
+        if _fresh(entry, entry.buffer):
+            return entry.buffer                    # another session refreshed meanwhile
+        buffer = entry.buffer
         path = run_store().paths(run_id).metrics
         try:
             st_file = os.stat(path)
@@ -78,13 +77,11 @@ def live_series(run_id: str) -> tuple[SeriesBuffer, int]:
         inode = st_file.st_ino if st_file else None
         if inode != entry.inode or (st_file and st_file.st_size < buffer.offset):
             buffer = SeriesBuffer(run_id)           # replaced or truncated: read it again
-            version += 1
         if st_file and st_file.st_size > buffer.offset:
             chunk = run_store().metrics(run_id, buffer.offset)
             if chunk.offset != buffer.offset:     # complete lines were added
                 buffer = _copy(buffer)
                 buffer.add(chunk.records)
                 buffer.offset = chunk.offset
-                version += 1
-        entry.snapshot, entry.inode, entry.checked = (buffer, version), inode, time.monotonic()
-        return entry.snapshot
+        entry.buffer, entry.inode, entry.checked = buffer, inode, time.monotonic()
+        return buffer
