@@ -34,3 +34,16 @@ def test_a_page_run_keeps_keras_global_state() -> None:
     # clear_session() would have reset the uid counters: the next uid would be 1 again.
     assert keras.backend.get_uid("tflab_probe") == before + 1
     assert before >= 1
+
+
+def test_the_cleanup_freezes_the_heap_after_new_imports_only(monkeypatch) -> None:
+    import gc
+
+    from ui.common import script_hooks
+
+    monkeypatch.setattr(script_hooks._Heap, "modules_at_freeze", 0)
+    frozen = gc.get_freeze_count()
+    script_runner._clean_problem_modules()            # many modules since "0": freezes
+    assert gc.get_freeze_count() > frozen
+    assert script_hooks._Heap.modules_at_freeze == len(__import__("sys").modules)
+    assert script_hooks.freeze_heap() is False        # nothing imported since

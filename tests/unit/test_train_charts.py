@@ -115,7 +115,7 @@ def test_live_chart_spec_has_the_domain_ticks_titles_and_faint_raw_series() -> N
         frame = step_frame(buffer, name, 0.6, LABELS)
         assert frame.groupby("series").size().max() <= MAX_POINTS
         spec = line_chart(frame, "step", name, False, "Step", PRESENTER, colors,
-                          behind="train").to_dict()
+                          behind="train")
         raw, main = spec["layer"]
         y = main["encoding"]["y"]
         assert y["title"] == name and main["encoding"]["x"]["title"] == "Step"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -111,13 +112,39 @@ class MetricsDigest:
     problems: tuple[RunProblem, ...]
 
 
+_FOLDS: dict[str, tuple[int, object, dict[str, float], int]] = {}   # path -> fold so far
+_FOLDS_LOCK = threading.Lock()
+
+
+def _fold(path: Path, records: tuple[dict, ...]) -> tuple[dict[str, float], int]:
+    """Final values and last step of ``records``, folding in only the records appended
+    since the last call for ``path`` (a live run's file grows by a few lines between
+    reads; refolding thousands of records per read was a classroom server's hot spot)."""
+    key = str(path)
+    with _FOLDS_LOCK:
+        seen = _FOLDS.get(key)
+    if seen is not None and 0 < seen[0] <= len(records) and records[seen[0] - 1] is seen[1]:
+        start, final, last = seen[0], dict(seen[2]), seen[3]
+    else:                                  # first read, or the file was rewritten
+        start, final, last = 0, {}, 0
+    new = records[start:]
+    final.update(final_metrics(new))
+    last = max([last] + [int(r.get("step") or 0) for r in new])
+    if records:
+        with _FOLDS_LOCK:
+            if len(_FOLDS) >= 4096:
+                _FOLDS.clear()
+            _FOLDS[key] = (len(records), records[-1], final, last)
+    return final, last
+
+
 def metrics_digest(path: Path) -> MetricsDigest:
     """Read a whole ``metrics.jsonl`` into a :class:`MetricsDigest` (parsing only what was
     appended since the last read: :func:`tfcore.rundir.cached_metrics`)."""
     chunk = cached_metrics(path)
     records = chunk.records
-    return MetricsDigest(final=final_metrics(records),
-                         last_step=max((int(r.get("step") or 0) for r in records), default=0),
+    final, last_step = _fold(path, records)
+    return MetricsDigest(final=dict(final), last_step=last_step,
                          last_elapsed=(records[-1].get("elapsed") if records else None),
                          problems=chunk.summary_problems)
 

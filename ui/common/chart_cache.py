@@ -8,6 +8,10 @@ builds and converts a chart once per ``key`` (``st.cache_data``, shared by all s
 and hands the spec, with its data already in Arrow, to ``st.vega_lite_chart``: what the
 browser receives is the same as ``st.altair_chart`` would send.
 
+``build`` returns an Altair chart or a Vega-Lite spec written as a dict whose
+``datasets`` hold DataFrames (the live and runs charts: no Altair build or schema
+validation, and fixed dataset names, so a new point changes data, not the spec).
+
 The key must name everything the chart shows: the data (a version, file stamps or
 :func:`frame_digest`), every option and the language of its titles.
 """
@@ -21,7 +25,25 @@ import pandas as pd
 import streamlit as st
 
 
+def _arrow(frame: Any) -> bytes:
+    try:      # the Arrow IPC bytes Streamlit itself sends for a chart's dataset
+        from streamlit.dataframe_util import convert_anything_to_arrow_bytes
+    except ImportError:                    # pragma: no cover - Streamlit is pinned
+        import pyarrow as pa
+
+        table = pa.Table.from_pandas(frame)
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        return sink.getvalue().to_pybytes()
+    return convert_anything_to_arrow_bytes(frame)
+
+
 def _to_spec(chart: Any) -> dict:
+    if isinstance(chart, dict):           # a hand-written Vega-Lite spec: frames to Arrow
+        datasets = chart.get("datasets") or {}
+        return {**chart, "datasets": {name: data if isinstance(data, bytes) else _arrow(data)
+                                      for name, data in datasets.items()}}
     try:      # Streamlit's own conversion: datasets become Arrow bytes, as altair_chart does
         from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
     except ImportError:                    # pragma: no cover - Streamlit is pinned

@@ -203,40 +203,52 @@ def series_colors(labels: Mapping[str, str], smoothing: float) -> dict[str, str]
 
 def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool, x_title: str,
                style: ChartStyle = NORMAL, colors: Mapping[str, str] | None = None,
-               behind: str | None = None) -> alt.Chart:
+               behind: str | None = None) -> dict:
     """Lines of the ``value`` column by ``series``; the y axis fits the data (fractions:
     [0, 1]) with ticks and a title. ``colors`` maps series labels to colours; the series
-    named ``behind`` (the raw train values) is drawn thin, under the others."""
+    named ``behind`` (the raw train values) is drawn thin, under the others.
+
+    A Vega-Lite spec written as a dict (no Altair: building and validating an Altair chart
+    cost tens of milliseconds per new point, bench/bench_sessions.py), its data in the
+    named datasets ``under`` and ``over`` (see :func:`ui.common.cached_chart`)."""
     data = frame[frame["value"] > 0] if log_scale else frame
     domain = y_domain(title, data["value"], log_scale)
-    scale = alt.Scale(type="log" if log_scale else "linear", zero=False,
-                      nice=not log_scale and domain != [0.0, 1.0],
-                      **({"domain": domain} if domain else {}))
-    legend = alt.Legend(orient="top", labelFontSize=style.font, symbolStrokeWidth=style.line,
-                        symbolType="stroke", symbolSize=style.font * 20)
-    color = alt.Color("series:N", title=None, legend=legend,
-                      **({"scale": alt.Scale(domain=list(colors), range=list(colors.values()))}
-                         if colors else {}))
+    scale: dict = {"type": "log" if log_scale else "linear", "zero": False,
+                   "nice": not log_scale and domain != [0.0, 1.0]}
+    if domain:
+        scale["domain"] = domain
+    legend = {"orient": "top", "labelFontSize": style.font, "symbolStrokeWidth": style.line,
+              "symbolType": "stroke", "symbolSize": style.font * 20}
+    color: dict = {"field": "series", "type": "nominal", "title": None, "legend": legend}
+    if colors:
+        color["scale"] = {"domain": list(colors), "range": list(colors.values())}
     axis = {"labelFontSize": style.font, "titleFontSize": style.font, "tickCount": 6}
     encoding = {
-        "x": alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(**axis),
-                   scale=alt.Scale(zero=False, nice=True)),
-        "y": alt.Y("value:Q", title=title, scale=scale, axis=alt.Axis(grid=True, **axis)),
+        "x": {"field": x, "type": "quantitative", "title": x_title, "axis": dict(axis),
+              "scale": {"zero": False, "nice": True}},
+        "y": {"field": "value", "type": "quantitative", "title": title, "scale": scale,
+              "axis": {"grid": True, **axis}},
         "color": color,
-        "tooltip": [alt.Tooltip(f"{x}:Q", title=x_title), alt.Tooltip("series:N", title=" "),
-                    alt.Tooltip("value:Q", format=".5g", title=title)],
+        "tooltip": [{"field": x, "type": "quantitative", "title": x_title},
+                    {"field": "series", "type": "nominal", "title": " "},
+                    {"field": "value", "type": "quantitative", "format": ".5g",
+                     "title": title}],
     }
     under = data[data["series"] == behind] if behind else data.iloc[:0]
     over = data[data["series"] != behind] if behind else data
-    points = alt.OverlayMarkDef(size=style.point) if len(over) < 60 else False
-    layers = []
+    points = {"size": style.point} if len(over) < 60 else False
+    layers, datasets = [], {}
     if len(under):
-        layers.append(alt.Chart(under).mark_line(strokeWidth=max(1.0, style.line / 2),
-                                                 clip=True).encode(**encoding))
-    layers.append(alt.Chart(over).mark_line(point=points, strokeWidth=style.line, clip=True)
-                  .encode(**encoding))
-    return alt.layer(*layers, title=alt.Title(title, fontSize=style.title_font)).properties(
-        height=style.height)
+        layers.append({"data": {"name": "under"}, "encoding": encoding,
+                       "mark": {"type": "line", "strokeWidth": max(1.0, style.line / 2),
+                                "clip": True}})
+        datasets["under"] = under
+    layers.append({"data": {"name": "over"}, "encoding": encoding,
+                   "mark": {"type": "line", "point": points, "strokeWidth": style.line,
+                            "clip": True}})
+    datasets["over"] = over
+    return {"layer": layers, "title": {"text": title, "fontSize": style.title_font},
+            "height": style.height, "datasets": datasets}
 
 
 def confusion_chart(matrix: np.ndarray, names: list[str], true_title: str,
