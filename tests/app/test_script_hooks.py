@@ -42,8 +42,12 @@ def test_the_cleanup_freezes_the_heap_after_new_imports_only(monkeypatch) -> Non
     from ui.common import script_hooks
 
     monkeypatch.setattr(script_hooks._Heap, "modules_at_freeze", 0)
+    monkeypatch.setattr(script_hooks._Heap, "freezes", 0)
     frozen = gc.get_freeze_count()
     script_runner._clean_problem_modules()            # many modules since "0": freezes
     assert gc.get_freeze_count() > frozen
     assert script_hooks._Heap.modules_at_freeze == len(__import__("sys").modules)
     assert script_hooks.freeze_heap() is False        # nothing imported since
+    monkeypatch.setattr(script_hooks._Heap, "modules_at_freeze", 0)
+    monkeypatch.setattr(script_hooks._Heap, "freezes", script_hooks.MAX_FREEZES)
+    assert script_hooks.freeze_heap() is False        # the per-process cap

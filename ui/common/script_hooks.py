@@ -27,11 +27,13 @@ from typing import Any
 
 _MARK = "_tflab_keeps_keras"
 NEW_MODULES = 50          # freeze again once this many modules were imported since
+MAX_FREEZES = 4           # per process: the big imports come first; bounded leftovers
 
 
 class _Heap:
     lock = threading.Lock()
     modules_at_freeze = 0
+    freezes = 0
 
 
 def freeze_heap() -> bool:
@@ -40,15 +42,20 @@ def freeze_heap() -> bool:
     objects). Python's full collections, which allocations trigger now and then, stop
     traversing them: 8 % of a classroom server's time went there (bench_sessions, py-spy).
     Cheap when nothing was imported (one length check); young garbage is collected first
-    so little that is already dead is frozen. True when it froze."""
-    if len(sys.modules) - _Heap.modules_at_freeze < NEW_MODULES:
+    so little that is already dead is frozen. At most :data:`MAX_FREEZES` times per process:
+    an object alive at a freeze is never collected by the cycle collector, so later ones
+    would keep ever more of what sessions held at that moment. True when it froze."""
+    if (len(sys.modules) - _Heap.modules_at_freeze < NEW_MODULES
+            or _Heap.freezes >= MAX_FREEZES):
         return False
     with _Heap.lock:
-        if len(sys.modules) - _Heap.modules_at_freeze < NEW_MODULES:
+        if (len(sys.modules) - _Heap.modules_at_freeze < NEW_MODULES
+                or _Heap.freezes >= MAX_FREEZES):
             return False
         gc.collect(1)
         gc.freeze()
         _Heap.modules_at_freeze = len(sys.modules)
+        _Heap.freezes += 1
     return True
 
 

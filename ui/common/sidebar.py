@@ -13,7 +13,7 @@ from ui.common.resources import devices_report, workspace
 PRESENTER_KEY = "presenter"            # the session's choice; not a widget key
 PRESENTER_WIDGET = "presenter_widget"
 PRESENTER_PARAM = "present"            # ?present=1 opens in presenter mode
-JOBS_EVERY = 3.0                       # seconds between refreshes of the active-run count
+JOBS_EVERY = 5.0    # seconds between refreshes of the active-run count (a classroom: 30 sessions)
 PRESENTER_CSS = """<style>
 [data-testid="stMetricValue"] { font-size: 2.6rem; }
 [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
