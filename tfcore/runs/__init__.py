@@ -27,6 +27,7 @@ from tfcore.runs.compare import diff_checkpoints, variable_stats
 from tfcore.runs.curves import X_AXES, group_curves, metric_names, run_curves
 from tfcore.runs.export import EXPORTERS, continue_training, export_checkpoint, export_run_zip
 from tfcore.runs.fresh_copy import FreshCopy, fresh_copy_outputs
+from tfcore.runs.names import checkpoint_name, checkpoint_names, run_ckpt_prefix
 from tfcore.runs.restore import (
     evaluate_run,
     predict_run,
@@ -44,12 +45,12 @@ from tfcore.runs.tensorboard import (
 )
 
 __all__ = [
-    "admin", "CheckpointList", "continue_training", "delete_old_checkpoints", "delete_run",
-    "diff_checkpoints", "evaluate_run", "export_checkpoint", "export_run_zip", "EXPORTERS",
-    "fresh_copy_outputs", "FreshCopy", "group_curves", "list_checkpoints", "list_runs",
-    "list_variables", "metric_names", "open_tensorboard", "predict_run", "remove_leftovers",
-    "rename_run", "resolve_prefix", "restore_run", "restore_spec", "run_curves",
-    "run_request", "run_url", "running_tensorboard", "RunSummary", "set_tags",
-    "stop_tensorboard", "summarize", "TensorBoardInfo", "variable_labels", "variable_stats",
-    "X_AXES",
+    "admin", "checkpoint_name", "checkpoint_names", "CheckpointList", "continue_training",
+    "delete_old_checkpoints", "delete_run", "diff_checkpoints", "evaluate_run",
+    "export_checkpoint", "export_run_zip", "EXPORTERS", "fresh_copy_outputs", "FreshCopy",
+    "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",
+    "open_tensorboard", "predict_run", "remove_leftovers", "rename_run", "resolve_prefix",
+    "restore_run", "restore_spec", "run_ckpt_prefix", "run_curves", "run_request",
+    "run_url", "running_tensorboard", "RunSummary", "set_tags", "stop_tensorboard",
+    "summarize", "TensorBoardInfo", "variable_labels", "variable_stats", "X_AXES",
 ]

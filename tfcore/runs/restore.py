@@ -314,7 +314,8 @@ def variable_labels(run_dir: Path | str, number: int | None = None) -> dict[str,
 def reported_test_metrics(run_dir: Path | str, step: int | None) -> dict[str, float] | None:
     """The ``test`` record the worker wrote at ``step`` (None when there is none)."""
     records = read_metrics(RunPaths(Path(run_dir)).metrics).records
-    found = [r for r in records if r.get("split") == "test" and (step is None or r.get("step") == step)]
+    found = [r for r in records
+             if r.get("split") == "test" and (step is None or r.get("step") == step)]
     if not found:
         return None
     skip = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}

@@ -131,10 +131,10 @@ def _predictions(run_dir: Path, result: dict) -> None:
                 col.image(np.clip(image, 0, 1), width=64, clamp=True,
                           caption=t("runs.predict.caption", truth=_name(names, truth),
                                     pred=_name(names, pred)))
-        st.dataframe(pd.DataFrame({t("runs.predict.col.truth"): [_name(names, v) for v in out.y_true],
-                                   t("runs.predict.col.pred"): [_name(names, v) for v in out.y_pred],
-                                   t("runs.predict.col.conf"): out.confidence}),
-                     hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame({
+            t("runs.predict.col.truth"): [_name(names, v) for v in out.y_true],
+            t("runs.predict.col.pred"): [_name(names, v) for v in out.y_pred],
+            t("runs.predict.col.conf"): out.confidence}), hide_index=True, width="stretch")
 
 
 def _name(names: tuple[str, ...], value) -> str:

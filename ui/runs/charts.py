@@ -17,23 +17,33 @@ def _x(axis: str) -> alt.X:
     return alt.X(f"{X_FIELDS[axis]}:Q", title=t(f"runs.x.{axis}"))
 
 
-def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> alt.Chart:
-    """The selected runs' curves overlaid: colour = run, dash = split; raw values faint."""
+def _q(name: str, title: str, **extra: object) -> dict:
+    return {"field": name, "type": "quantitative", "title": title, **extra}
+
+
+def _n(name: str, title: str | None, **extra: object) -> dict:
+    return {"field": name, "type": "nominal", "title": title, **extra}
+
+
+def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
+    """The selected runs' curves overlaid: colour = run, dash = split; raw values faint.
+
+    A Vega-Lite spec written as a dict, its data in the dataset ``curves`` (no Altair build
+    and validation per snapshot: bench/bench_sessions.py)."""
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
-    base = alt.Chart(data).encode(
-        x=_x(axis),
-        color=alt.Color("label:N", title=t("runs.chart.run"), scale=PALETTE),
-        strokeDash=alt.StrokeDash("split_label:N", title=t("runs.chart.split")),
-        detail="split:N")
-    raw = base.mark_line(opacity=0.25).encode(y=alt.Y("value:Q", title=metric))
-    smooth = base.mark_line(point=alt.OverlayMarkDef(size=18)).encode(
-        y=alt.Y("smoothed:Q", title=metric),
-        tooltip=[alt.Tooltip("label:N", title=t("runs.chart.run")),
-                 alt.Tooltip("split_label:N", title=t("runs.chart.split")),
-                 alt.Tooltip("step:Q", title=t("runs.x.step")),
-                 alt.Tooltip("time:Q", format=".1f", title=t("runs.x.time")),
-                 alt.Tooltip("value:Q", format=".4f", title=metric)])
-    return (raw + smooth).properties(height=320, title=t("runs.chart.compare", metric=metric))
+    base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}")),
+            "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"}),
+            "strokeDash": _n("split_label", t("runs.chart.split")),
+            "detail": {"field": "split", "type": "nominal"}}
+    tooltip = [_n("label", t("runs.chart.run")), _n("split_label", t("runs.chart.split")),
+               _q("step", t("runs.x.step")), _q("time", t("runs.x.time"), format=".1f"),
+               _q("value", metric, format=".4f")]
+    raw = {"mark": {"type": "line", "opacity": 0.25},
+           "encoding": {**base, "y": _q("value", metric)}}
+    smooth = {"mark": {"type": "line", "point": {"size": 18}},
+              "encoding": {**base, "y": _q("smoothed", metric), "tooltip": tooltip}}
+    return {"data": {"name": "curves"}, "layer": [raw, smooth], "height": 320,
+            "title": t("runs.chart.compare", metric=metric), "datasets": {"curves": data}}
 
 
 def group_chart(stats: pd.DataFrame, labels: dict[str, str], metric: str) -> alt.Chart:
@@ -54,18 +64,28 @@ def group_chart(stats: pd.DataFrame, labels: dict[str, str], metric: str) -> alt
                                              title=t("runs.chart.groups", metric=metric))
 
 
-def run_chart(curves: pd.DataFrame, checkpoint_steps: Sequence[int], metric: str) -> alt.Chart:
-    """One run's curves with a vertical rule at each kept checkpoint (the timeline)."""
+def run_chart(curves: pd.DataFrame, checkpoint_steps: Sequence[int], metric: str,
+              names: Sequence[str] | None = None) -> dict:
+    """One run's curves with a vertical rule at each kept checkpoint (the timeline), named
+    as the run's files are (``ckpt-N`` unless ``names`` says ``model.ckpt-N``).
+
+    A Vega-Lite spec written as a dict, its data in the datasets ``curves`` and ``marks``."""
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
-    lines = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=18)).encode(
-        x=alt.X("step:Q", title=t("runs.x.step")), y=alt.Y("smoothed:Q", title=metric),
-        color=alt.Color("split_label:N", title=t("runs.chart.split"), scale=PALETTE),
-        tooltip=["step:Q", alt.Tooltip("value:Q", format=".4f")])
+    lines = {"data": {"name": "curves"}, "mark": {"type": "line", "point": {"size": 18}},
+             "encoding": {"x": _q("step", t("runs.x.step")), "y": _q("smoothed", metric),
+                          "color": _n("split_label", t("runs.chart.split"),
+                                      scale={"scheme": "category10"}),
+                          "tooltip": [_q("step", "step"), _q("value", "value", format=".4f")]}}
     marks = pd.DataFrame({"step": list(checkpoint_steps),
-                          "name": [f"ckpt-{s}" for s in checkpoint_steps]})
-    rules = alt.Chart(marks).mark_rule(color="#888888", strokeDash=[4, 3]).encode(
-        x="step:Q", tooltip=[alt.Tooltip("name:N", title=t("runs.chart.checkpoint"))])
-    return (lines + rules).properties(height=280, title=t("runs.chart.timeline", metric=metric))
+                          "name": list(names) if names is not None
+                          else [f"ckpt-{s}" for s in checkpoint_steps]})
+    rules = {"data": {"name": "marks"},
+             "mark": {"type": "rule", "color": "#888888", "strokeDash": [4, 3]},
+             "encoding": {"x": {"field": "step", "type": "quantitative"},
+                          "tooltip": [_n("name", t("runs.chart.checkpoint"))]}}
+    return {"layer": [lines, rules], "height": 280,
+            "title": t("runs.chart.timeline", metric=metric),
+            "datasets": {"curves": data, "marks": marks}}
 
 
 def histogram_chart(counts: Iterable[int], edges: Sequence[float], title: str) -> alt.Chart:

@@ -13,6 +13,7 @@ from tfcore.rundir import RunPaths, RunStore, file_stamp
 from tfcore.runs import (
     CheckpointList,
     RunSummary,
+    checkpoint_names,
     diff_checkpoints,
     list_checkpoints,
     list_variables,
@@ -40,12 +41,14 @@ def _when(epoch: float | None) -> str:
 
 
 def checkpoint_label(listing: CheckpointList):
-    """format_func for checkpoint numbers: ``ckpt-12 (step 12, latest)``."""
+    """format_func for checkpoint numbers: ``ckpt-12 (step 12, latest)``, with the file
+    name the run wrote (``model.ckpt-12`` for the tutorial's prefix, T3)."""
     latest = listing.latest.number if listing.latest else None
+    names = checkpoint_names(listing.entries)
 
     def label(number: int) -> str:
         key = "runs.ckpt.option_latest" if number == latest else "runs.ckpt.option"
-        return t(key, number=number)
+        return t(key, name=names.get(number, f"ckpt-{number}"), number=number)
     return label
 
 
@@ -92,12 +95,13 @@ def curves_tab(root: Path, run_id: str, listing: CheckpointList | None) -> None:
     names = metric_names(root, [run_id]) or ["loss"]
     metric = st.selectbox(t("runs.compare.metric"), names, key="runs.detail.metric")
     curves = run_curves(root, [run_id], metric, ("train", "val"), max_age=SNAPSHOT_S)
-    steps = [e.number for e in (listing.entries if listing else ()) if e.number is not None]
+    ckpts = checkpoint_names(listing.entries if listing else ())   # model.ckpt-N (T3)
     if curves.empty:
         st.info(t("runs.compare.empty", metric=metric))
     else:
-        cached_chart(("runs.timeline", frame_digest(curves), tuple(steps), metric,
-                      current_lang()), lambda: charts.run_chart(curves, steps, metric))
+        cached_chart(("runs.timeline", frame_digest(curves), tuple(ckpts.items()), metric,
+                      current_lang()),
+                     lambda: charts.run_chart(curves, list(ckpts), metric, list(ckpts.values())))
     test = run_curves(root, [run_id], metric, ("test",), max_age=SNAPSHOT_S)
     if not test.empty:
         st.caption(t("runs.detail.test", metric=metric, value=float(test["value"].iloc[-1])))

@@ -105,8 +105,11 @@ def phase_text(record: RunRecord, waiting: bool) -> str | None:
     if phase is None or key not in catalog(current_lang()):
         key = "train.phase.starting"
     steps = jobs.checkpoint_steps(record.paths) if phase == "restoring" else []
-    ckpt = extra.get("phase_checkpoint") or (steps[-1] if steps else "?")
-    return t(key, ckpt=ckpt)
+    ckpt = extra.get("phase_checkpoint") or (steps[-1] if steps else None)
+    if ckpt is not None and str(ckpt).isdigit():      # named as its files are (T3)
+        from tfcore.runs import checkpoint_name, run_ckpt_prefix
+        ckpt = checkpoint_name(int(ckpt), run_ckpt_prefix(record.request))
+    return t(key, ckpt=ckpt if ckpt is not None else "?")
 
 
 def _phase(record: RunRecord) -> None:
@@ -213,7 +216,11 @@ def _charts(buffer: SeriesBuffer) -> None:
 def _checkpoints(record: RunRecord) -> None:
     steps = jobs.checkpoint_steps(record.paths)
     if steps:
-        st.caption(t("train.checkpoints", steps=", ".join(f"ckpt-{s}" for s in steps)))
+        from tfcore.runs import checkpoint_name, run_ckpt_prefix   # model.ckpt-N (T3)
+
+        prefix = run_ckpt_prefix(record.request)
+        st.caption(t("train.checkpoints",
+                     steps=", ".join(checkpoint_name(s, prefix) for s in steps)))
 
 
 def _failure(record: RunRecord) -> None:
