@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.common import (available_pages, init_language, sidebar, t, tensorflow_ready,
                        warm_worker)
+from ui.custom import load_saved_code
 
 # A local file: a ":material/...:" or emoji page icon makes every page load fetch the
 # favicon from a font/emoji CDN (issue 13); the app must work offline and tell no one.
@@ -14,6 +15,7 @@ st.set_page_config(page_title="TF Lab", page_icon=str(ICON), layout="wide")
 init_language()
 tensorflow_ready()
 warm_worker()
+load_saved_code()      # trusted servers: user-written layers, losses, metrics
 
 sections: dict[str, list] = {}
 for page in available_pages():

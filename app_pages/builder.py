@@ -12,7 +12,9 @@ from ui.builder import (
     outputs_editor,
     panels,
     replace_draft,
+    try_panel,
 )
+from ui.canvas import canvas_mode
 from ui.common import CURRENT_SPEC_KEY, pick, plain, t
 
 st.title(t("builder.title"))
@@ -31,6 +33,8 @@ cols[1].button(t("builder.load"), key="bld.load", icon=":material/restart_alt:",
                                               == "scratch" else get_preset(
                                                   st.session_state["bld.start"])))
 
+if canvas_mode():  # the Canvas mode draws its own editor and panels (ui/canvas)
+    st.stop()
 draft = st.session_state[DRAFT]
 before = summarize(draft)
 by_layer: dict[str, list] = {}
@@ -46,8 +50,8 @@ with left:
 st.session_state[DRAFT] = spec
 
 summary = summarize(spec)
-if [p.location for p in summary.problems] != [p.location for p in before.problems]:
-    st.rerun()  # pin the new problems to their layers' forms
+if list(map(str, summary.problems)) != list(map(str, before.problems)):
+    st.rerun()  # pin the new problems (a new value at the same place too) to their forms
 if summary.ok:
     st.session_state[CURRENT_SPEC_KEY] = spec
 good = st.session_state.get(CURRENT_SPEC_KEY)
@@ -65,7 +69,10 @@ with right:
     if summary.deferred:
         panels.deferred_panel(spec)
 
-code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"), t("builder.tab.save")])
+trial, code, io, save = st.tabs([t("tryit.tab"), t("builder.tab.code"), t("builder.tab.io"),
+                                 t("builder.tab.save")])
+with trial:
+    try_panel.try_panel(shown)
 with code:
     panels.code_tab(shown)
 with io:

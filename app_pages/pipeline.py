@@ -1,4 +1,5 @@
-"""tf.data pipelines (T6): map, shuffle, batch, cache, prefetch; order, batches, throughput."""
+"""tf.data pipelines (T6): map, shuffle, batch, cache, prefetch; order, batches, throughput;
+image files read from class folders."""
 
 from dataclasses import replace
 
@@ -8,7 +9,7 @@ import streamlit as st
 from tfcore.data import dataset_title
 from tfcore.labs import pipeline as pipeline_lab
 from ui.common import guarded, pick, t
-from ui.foundations import charts
+from ui.foundations import charts, folder_section
 
 BUFFERS = (1, 4, 16, 64, 256, 1024, 2048)
 BATCHES = (8, 16, 32, 64, 128)
@@ -33,9 +34,10 @@ with st.container(border=True):
     prefetch = c4.checkbox(t("foundations.pipeline.prefetch"), True, key="fp.prefetch")
     sort = c4.checkbox(t("foundations.pipeline.sort"), True, key="fp.sort")
 
-spec = pipeline_lab.PipelineSpec(dataset=dataset, normalize=normalize, resize=int(resize), augment=augment,
-                                 shuffle_buffer=int(buffer), batch_size=int(batch), cache=cache,
-                                 prefetch=prefetch, sort_by_label=sort, seed=int(seed))
+spec = pipeline_lab.PipelineSpec(dataset=dataset, normalize=normalize, resize=int(resize),
+                                 augment=augment, shuffle_buffer=int(buffer),
+                                 batch_size=int(batch), cache=cache, prefetch=prefetch,
+                                 sort_by_label=sort, seed=int(seed))
 titles = {"position": t("foundations.chart.position"), "label": t("foundations.chart.label"),
           "batch": t("foundations.chart.batch"), "count": t("foundations.chart.count"),
           "rate": t("foundations.chart.rate"), "variant": t("foundations.chart.variant")}
@@ -84,3 +86,5 @@ if rows:
         t("foundations.pipeline.seconds"): [round(r.seconds, 3) for r in rows],
         t("foundations.chart.rate"): [round(r.per_second) for r in rows],
     }), hide_index=True)
+
+folder_section()

@@ -6,13 +6,13 @@ from tfcore.errors import TFLabError
 from tfcore.weights import is_deferred, safe_file_stem, variable_table
 from ui.common import pick_model, show_error, t
 from ui.weights import actions as act
-from ui.weights import panels
+from ui.weights import panels, path_browser
 
 st.title(t("weights.title"))
 st.caption(t("weights.intro"))
 
 origin = st.radio(t("weights.origin"), ["model", "run"], horizontal=True, key="weights.origin",
-                  format_func=lambda o: t(f"weights.origin.{o}"))
+                  format_func={o: t(f"weights.origin.{o}") for o in ("model", "run")}.get)
 model = None
 try:
     if origin == "run":
@@ -41,6 +41,7 @@ panels.variable_table(table)
 st.subheader(t("weights.inspect.title"))
 info = panels.choose_variable(table)
 panels.inspector(model, info)
+path_browser.path_browser(model, table)
 
 panels.init_panel(table)
 panels.edit_panel(info)

@@ -23,7 +23,8 @@ def test_functional_branch_merge_shared_layer_diagram_and_code(server: str, page
     choose_option(page, page.get_by_label(EN["builder.start"], exact=True).first,
                   EN["builder.scratch"])
     click_button(page, EN["builder.load"], EN["builder.no_layers"])
-    functional = page.locator("[data-testid='stRadio']").first.get_by_text(
+    functional = page.locator("[data-testid='stRadio']").filter(
+        has_text=EN["builder.kind"]).first.get_by_text(
         EN["builder.kind.functional"], exact=True)
     click_and_wait(page, functional, page.get_by_text(EN["builder.outputs"], exact=True))
     # dense <- input, then dense_2 <- dense (confirm: a lost click is done again)

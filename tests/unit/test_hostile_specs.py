@@ -41,8 +41,9 @@ PRESETS = ("mlp", "mlp_functional", "linear_custom")
 def _expected_kinds(preset: str, style: str) -> list[type]:
     kinds: list[type] = [ast.Expr, ast.Import]
     if preset == "linear_custom":
-        kinds += [ast.ImportFrom, ast.FunctionDef, ast.ClassDef]   # _check_units, Linear
-    if style == "subclass":
+        kinds += [ast.ImportFrom, ast.Assign, ast.FunctionDef,    # PACKAGE, _check_units,
+                  ast.ClassDef]                                   # Linear
+    if style in ("subclass", "container"):
         kinds.append(ast.ClassDef)
     return kinds + [ast.FunctionDef, ast.If]
 
@@ -91,7 +92,7 @@ def test_running_generated_module_only_defines(style: str) -> None:
     classes = {n.name for n in ast.parse(code).body if isinstance(n, ast.ClassDef)}
     defined = {k for k in namespace if not k.startswith("__")}
     assert "build_model" in defined
-    assert defined <= {"keras", "ops", "build_model", "_check_units"} | classes
+    assert defined <= {"keras", "ops", "build_model", "_check_units", "PACKAGE"} | classes
 
 
 def test_non_finite_numbers_are_written_as_calls() -> None:

@@ -57,6 +57,8 @@ def _tensor(args: argparse.Namespace) -> int:
 def _pipeline(args: argparse.Namespace) -> int:
     from tfcore.labs import PipelineSpec, label_order, pipeline_code
 
+    if args.folders is not None:
+        return _folder_pipeline(args)
     spec = PipelineSpec(shuffle_buffer=args.buffer, batch_size=args.batch_size,
                         seed=args.seed)
     order = label_order(spec, batches=args.batches)
@@ -64,6 +66,23 @@ def _pipeline(args: argparse.Namespace) -> int:
                 "classes_per_batch": order.classes_per_batch.tolist(),
                 "labels": [order.labels[order.batch == i].tolist()
                            for i in range(len(order.classes_per_batch))]})
+    return 0
+
+
+def _folder_pipeline(args: argparse.Namespace) -> int:
+    """``pipeline --folders sample|<upload folder>``: tf.data from image files in class
+    folders; prints the code, the first batch's shape, dtype and labels."""
+    from tfcore.labs import pipeline_folders as pf
+    from tfcore.workspace import default_workspace
+
+    spec = pf.FolderSpec(source=args.folders, image_size=args.image_size,
+                         channels=args.channels, shuffle_buffer=args.buffer,
+                         batch_size=args.batch_size, seed=args.seed)
+    batch = pf.first_folder_batch(spec, default_workspace())
+    print_json({"code": batch.code, "classes": list(batch.scan.classes),
+                "files_per_class": list(batch.scan.counts), "shape": list(batch.shape),
+                "dtype": batch.dtype, "labels": batch.labels.tolist(),
+                "label_names": batch.label_names})
     return 0
 
 
@@ -104,14 +123,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--axis", default=None)
     p.add_argument("--shape", default=None)
     p.set_defaults(func=_tensor)
-    p = command(sub, "pipeline", "label order per batch of the sorted digits pipeline",
+    p = command(sub, "pipeline", "label order per batch of the sorted digits pipeline, or "
+                "the first batch of image files read from class folders (--folders)",
                 ["python -m tfcore pipeline --buffer 1 --batch-size 8 --batches 2",
-                 "python -m tfcore pipeline --buffer 1000 --batch-size 32"])
+                 "python -m tfcore pipeline --folders sample --buffer 1 --batch-size 16"])
     p.add_argument("--buffer", type=int, default=1, help="shuffle buffer (1 keeps order)")
     add_flag(p, "batch_size", type=int, default=32, help="examples per batch (32)")
     p.add_argument("--batches", type=int_range(1, 1000), default=3, metavar="N",
                    help="batches to show (3)")
     add_flag(p, "seed", type=int, default=0, help="shuffle seed (0)")
+    p.add_argument("--folders", default=None, metavar="SOURCE",
+                   help="read image files from class folders instead: 'sample' (digit PNGs "
+                        "written to workspace/samples/digits_folders) or a folder in uploads")
+    p.add_argument("--image-size", type=int_range(8, 256), default=28, metavar="N",
+                   help="with --folders: resize to N x N (28)")
+    p.add_argument("--channels", type=int, choices=[1, 3], default=1,
+                   help="with --folders: 1 grayscale or 3 RGB (1)")
     p.set_defaults(func=_pipeline)
     p = command(sub, "placement", "devices, try_gpu, try_all_gpus, where a tensor lands",
                 ["python -m tfcore placement",

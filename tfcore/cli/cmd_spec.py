@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    ["python -m tfcore spec code cnn.json",
                     "python -m tfcore spec code cnn.json --style subclass > model.py"])
     code.add_argument("file", help="model spec JSON file")
-    code.add_argument("--style", choices=["sequential", "functional", "subclass"],
+    code.add_argument("--style", choices=["sequential", "functional", "subclass", "container"],
                       default="functional")
     code.set_defaults(func=_code)
     imp = command(actions, "import", "turn a .keras model file into spec JSON (safe mode: no "

@@ -24,6 +24,11 @@ from tfcore.cli.vocabulary import add_flag, command
 LOOPS = ("fit", "custom")
 
 
+def _hosts(text: str) -> tuple[str, ...]:
+    """argparse type: ``host:port`` addresses separated by commas."""
+    return tuple(h.strip() for h in text.split(",") if h.strip())
+
+
 def _spec(args: argparse.Namespace) -> dict:
     from tfcore.model import get_preset
 
@@ -56,7 +61,7 @@ def build_request(args: argparse.Namespace) -> dict:
                                 "ckpt_prefix": args.ckpt_prefix}
     # refuse bad numbers and names before any data is loaded
     TrainConfig.from_dict({**training, **({"loss": args.loss} if args.loss else {})})
-    spec, device, dataset = _spec(args), device_config(args), _dataset(args)
+    spec, device, dataset = _spec(args), _device(args), _dataset(args)
     from tfcore.data import DatasetRequest, load_dataset
     from tfcore.training import default_loss_and_metrics
 
@@ -70,7 +75,44 @@ def build_request(args: argparse.Namespace) -> dict:
         training["loss"] = args.loss
     if args.metrics is not None:
         training["metrics"] = [m for m in args.metrics.split(",") if m]
-    return {"spec": spec, "dataset": dataset, "training": training, "device": device}
+    request = {"spec": spec, "dataset": dataset, "training": training, "device": device}
+    if device.get("kind") == "cluster":
+        request["cluster"] = _cluster(args)
+    return request
+
+
+def _device(args: argparse.Namespace) -> dict:
+    """``--device cluster`` (MultiWorkerMirroredStrategy), else the shared device flags."""
+    from tfcore.errors import RunError
+
+    if (args.device or "").strip().lower() != "cluster":
+        if args.hosts or args.workers is not None:
+            raise RunError("--workers and --hosts describe a cluster run; add --device "
+                           "cluster.", key="cluster.err.flags",
+                           params={"message": "--workers/--hosts without --device cluster"})
+        return device_config(args)
+    if args.logical_devices or args.gpus or args.memory_limit:
+        raise RunError("A cluster run's workers each train on their own CPU or GPUs; "
+                       "--logical-devices, --gpus and --memory-limit do not apply.",
+                       key="cluster.err.flags",
+                       params={"message": "--device cluster with a device setting"})
+    return {"kind": "cluster"}
+
+
+def _cluster(args: argparse.Namespace) -> dict:
+    """The ``cluster`` section from ``--workers`` / ``--hosts`` / ``--backup-every``."""
+    from tfcore.training import ClusterConfig
+
+    if args.hosts and args.workers is not None:
+        from tfcore.errors import RunError
+
+        raise RunError("Give --workers (processes on this machine) or --hosts (one worker "
+                       "per host:port), not both.", key="cluster.err.flags",
+                       params={"message": "--workers with --hosts"})
+    config = ClusterConfig.from_dict({"workers": args.workers or 2,
+                                      "hosts": args.hosts or (),
+                                      "backup_every": args.backup_every})
+    return config.to_dict()
 
 
 def _fmt(record: dict) -> str:
@@ -122,9 +164,23 @@ def summary(runs_root: Path, run_id: str) -> dict:
             "test": extra.get("test_metrics") or {},
             "samples_per_sec": extra.get("samples_per_sec"),
             "wall_seconds": extra.get("wall_seconds"), "replicas": extra.get("replicas"),
+            "events": extra.get("events") or [],
             "devices": extra.get("devices"),
             "parameters": extra.get("parameters"),
             "message": record.status.message}
+
+
+def _print_join_commands(runs_root: Path, run_id: str) -> None:
+    """For a hosts list: the command to run on every other host."""
+    from tfcore.jsonio import read_json
+    from tfcore.training import join_command
+
+    request = read_json(Path(runs_root) / run_id / "run.json", {}) or {}
+    hosts = (request.get("cluster") or {}).get("hosts") or []
+    file = Path(runs_root) / run_id / "cluster.json"
+    for index, host in enumerate(hosts[1:], start=1):
+        print(f"on {host.rsplit(':', 1)[0]}: copy {file} there, then run: "
+              f"{join_command('cluster.json', index)}", file=sys.stderr, flush=True)
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -136,6 +192,7 @@ def _train(args: argparse.Namespace) -> int:
         run_id = jobs.resume_run(runs_root, args.resume)
     else:
         run_id = jobs.start_run(runs_root, build_request(args))
+    _print_join_commands(runs_root, run_id)
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)
     return 0 if state in ("finished", "stopped") else 1
@@ -170,6 +227,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_flag(p, "steps_per_second", type=float, default=None)
     add_flag(p, "seed", type=int, default=0, help="random seed (0)")
     add_device_flags(p, device_default="cpu")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="--device cluster: N worker processes on this machine (2)")
+    p.add_argument("--hosts", type=_hosts, default=None, metavar="HOST:PORT,...",
+                   help="--device cluster: every worker's address, the chief (this "
+                        "machine) first")
+    p.add_argument("--backup-every", type=int, default=20, metavar="N",
+                   help="--device cluster: fault-tolerance backup every N steps (20)")
     add_flag(p, "runs_root", type=path_arg)
     add_flag(p, "workspace", type=path_arg)
     p.add_argument("--ckpt-every", type=int, default=100, metavar="N",

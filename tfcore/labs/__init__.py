@@ -6,7 +6,16 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.labs import arrays, autodiff, mirrored, pipeline, placement, regression, tensors
+from tfcore.labs import (
+    arrays,
+    autodiff,
+    mirrored,
+    pipeline,
+    pipeline_folders,
+    placement,
+    regression,
+    tensors,
+)
 from tfcore.labs.autodiff import evaluate
 from tfcore.labs.mirrored import MirroredDemo, mirrored_demo
 from tfcore.labs.pipeline import PipelineSpec, label_order, pipeline_code
@@ -17,6 +26,7 @@ from tfcore.labs.tensors import apply_op, create_tensor
 __all__ = [
     "apply_op", "arrays", "autodiff", "create_tensor", "evaluate", "label_order",
     "logical_devices", "mirrored", "mirrored_demo", "MirroredDemo", "pipeline", "pipeline_code",
+    "pipeline_folders",
     "PipelineSpec", "place", "placement",
     "regression", "solve", "tensors", "try_all_gpus", "try_gpu",
 ]

@@ -6,9 +6,9 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.model import spec_ops, store
+from tfcore.model import canvas_graph, canvas_ops, spec_ops, store
 from tfcore.model.build import build_model
-from tfcore.model.catalog import CATEGORIES, get_type, layer_types
+from tfcore.model.catalog import CATEGORIES, get_type, layer_types, set_custom_types
 from tfcore.model.codegen import STYLES, generate
 from tfcore.model.import_graph import model_to_spec
 from tfcore.model.initializers import (
@@ -33,6 +33,7 @@ from tfcore.model.params import (
     TEXT,
     ParamSpec,
 )
+from tfcore.model.params import LayerType
 from tfcore.model.presets import get_preset, preset_names, preset_title
 from tfcore.model.spec import (
     DTYPES,
@@ -45,17 +46,37 @@ from tfcore.model.spec import (
     from_dict,
     from_json,
 )
-from tfcore.model.spec_ops import scratch_spec
+from tfcore.model.spec_ops import (
+    add_layer_at,
+    block_children,
+    duplicate_layer_at,
+    group_into_block,
+    move_layer_at,
+    path_of,
+    remove_layer_at,
+    scratch_spec,
+    set_layer_at,
+    ungroup,
+)
 from tfcore.model.summary import ModelSummary, deferred_demo, summarize
+from tfcore.model.try_it import TryResult, default_shapes, try_it
 from tfcore.model.validate import Validation, check_values, validate
 
 __all__ = [
+    "canvas_graph", "canvas_ops",
     "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
     "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
     "import_keras", "INIT",
     "initializer_names", "INITIALIZERS", "InputSpec", "INT", "JSON", "KINDS", "layer_types",
+    "LayerType",
     "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",
     "preset_names", "preset_title", "RAW_KEY", "REG", "REGULARIZERS", "scratch_spec",
-    "SEQUENTIAL", "SHAPE", "SIZE", "spec_ops", "store", "STYLES", "summarize", "TEXT",
+    "SEQUENTIAL", "set_custom_types",
+    "SHAPE", "SIZE", "spec_ops", "store", "STYLES", "summarize", "TEXT",
     "validate", "Validation", "zeroed_uniform_class",
+    # nested blocks (scenario B3): path-based edits, group and ungroup
+    "add_layer_at", "block_children", "duplicate_layer_at", "group_into_block",
+    "move_layer_at", "path_of", "remove_layer_at", "set_layer_at", "ungroup",
+    # run a model on a random input (scenario B1)
+    "default_shapes", "try_it", "TryResult",
 ]

@@ -38,11 +38,22 @@ CATEGORIES = ("core", "conv", "pool", "norm", "recurrent", "merge", "activation"
               "structure")
 
 
+_CUSTOM: dict[str, dict[str, LayerType]] = {"types": {}, "merged": {}}
+
+
 def layer_types() -> dict[str, LayerType]:
-    """Every catalog type by name, in menu order."""
+    """Every catalog type by name, in menu order (user-written layers last)."""
     from tfcore.model.layer_entries import LAYER_TYPES
 
-    return LAYER_TYPES
+    return _CUSTOM["merged"] or LAYER_TYPES
+
+
+def set_custom_types(types: dict[str, LayerType]) -> None:
+    """Add user-written layer types (``tfcore.custom`` loads them); replaces the last set."""
+    from tfcore.model.layer_entries import LAYER_TYPES
+
+    _CUSTOM["types"] = dict(types)
+    _CUSTOM["merged"] = {**LAYER_TYPES, **types} if types else {}
 
 
 def type_names(category: str | None = None) -> list[str]:

@@ -1,13 +1,14 @@
-"""Spec -> runnable Keras 3 Python in three styles: Sequential, Functional, Model subclass.
+"""Spec -> runnable Keras 3 Python in four styles: Sequential, Functional, Model subclass
+and a hand-written sequential container (scenario B1's ``MySequential``).
 
 The generated file defines ``build_model()`` returning the model (built when the spec has
 an input shape) and, when run as a script, prints its summary. The tutorials' custom
-layers are written out in full, so the code runs without TF Lab installed.
+layers and the person's own layers are written out in full and registered as Keras
+serializable, so the code runs without TF Lab installed and what it saves loads back.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import keyword
 import math
@@ -16,11 +17,14 @@ from typing import Any, Callable
 
 from tfcore.errors import SpecError
 from tfcore.model.catalog import default_config, get_type
+from tfcore.model.codegen_custom import class_path_name, custom_classes
 from tfcore.model.params import INIT, JSON, RAW_KEY, REG, is_keras_object
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec
 
-STYLES = ("sequential", "functional", "subclass")
+STYLES = ("sequential", "functional", "subclass", "container")
 _INDENT = "    "
+# Generated Model classes are registered, so plain Keras loads the .keras files they save.
+_REGISTER = "@keras.saving.register_keras_serializable(package=\"tflab_export\")"
 
 
 def literal(value: Any) -> str:
@@ -94,8 +98,7 @@ def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
     if kind.wants_input_shape and shapes.get(entry.name) is not None:
         args.append(f"input_shape={_shape(shapes[entry.name])}")
     args.append(f"name={entry.name!r}")
-    path = kind.keras_path.replace("tfcore.model.layers.", "")
-    return f"{path}({', '.join(args)})"
+    return f"{class_path_name(kind.keras_path)}({', '.join(args)})"
 
 
 class _Names:
@@ -158,20 +161,6 @@ def _is_chain(spec: ModelSpec) -> bool:
             return False
         prev = entry.name
     return prev == spec.outputs[0]
-
-
-def _custom_classes(spec: ModelSpec) -> str:
-    from tfcore.model import layers as custom
-
-    used = [e.type for e in spec.all_layers() if e.type in custom.CUSTOM_LAYERS]
-    if not used:
-        return ""
-    parts = [inspect.getsource(custom._check_units)]
-    for name in dict.fromkeys(used):
-        source = inspect.getsource(custom.CUSTOM_LAYERS[name])
-        parts.append("\n".join(line for line in source.splitlines()
-                               if not line.startswith("@keras.saving")))
-    return "from keras import ops\n\n\n" + "\n\n\n".join(parts) + "\n\n"
 
 
 def _definitions(spec: ModelSpec, names: _Names, prefix: str, shapes: dict) -> list[str]:
@@ -253,10 +242,16 @@ def _functional(spec: ModelSpec, shapes: dict) -> list[str]:
     names, tensors = _Names({"model"}), {}
     lines = _definitions(spec, names, "", shapes) + _input_lines(spec, names, tensors)
     lines += _calls(spec, names, "", tensors)
-    outputs = spec.outputs if spec.kind == FUNCTIONAL else (spec.layers[-1].name,)
-    lines.append(f"model = keras.Model(inputs={_io(spec, tensors, tuple(i.name for i in spec.inputs))}, "
+    outputs = spec.outputs if spec.kind == FUNCTIONAL else _last_or_input(spec)
+    ins = _io(spec, tensors, tuple(i.name for i in spec.inputs))
+    lines.append(f"model = keras.Model(inputs={ins}, "
                  f"outputs={_io(spec, tensors, outputs)}, name={spec.name!r})")
     return lines + ["return model"]
+
+
+def _last_or_input(spec: ModelSpec) -> tuple[str, ...]:
+    """A Sequential spec's output: its last layer, or its input when it has no layer yet."""
+    return (spec.layers[-1].name,) if spec.layers else tuple(i.name for i in spec.inputs[:1])
 
 
 def _class_name(name: str) -> str:
@@ -275,7 +270,7 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
 
     cls = _class_name(spec.name)
     cls = cls + "Model" if cls in CUSTOM_LAYERS or cls in {"Sequential", "Model"} else cls
-    init = [f"class {cls}(keras.Model):",
+    init = [_REGISTER, f"class {cls}(keras.Model):",
             f"{_INDENT}{_docstring(f'{spec.name}, written as a Model subclass.')}", "",
             f"{_INDENT}def __init__(self, **kwargs):",
             f"{_INDENT * 2}super().__init__(**kwargs)"]
@@ -300,7 +295,7 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
         call.append(f"{_INDENT * 2}return {prev}")
     else:
         call += [_INDENT * 2 + line for line in _calls(spec, names, "self.", tensors)]
-        outputs = spec.outputs if spec.kind == FUNCTIONAL else (spec.layers[-1].name,)
+        outputs = spec.outputs if spec.kind == FUNCTIONAL else _last_or_input(spec)
         call.append(f"{_INDENT * 2}return {_io(spec, tensors, outputs)}")
     body = [f"model = {cls}(name={spec.name!r})"]
     if spec.inputs:
@@ -309,6 +304,52 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
         arg = symbolic[0] if len(symbolic) == 1 else "[" + ", ".join(symbolic) + "]"
         body.append(f"model({arg})  # the first call creates the weights")
     return init + [""] + call, body + ["return model"]
+
+
+_docstring_text = repr("Calls its blocks in order, like keras.Sequential (written by hand).")
+_CONTAINER = [
+    _REGISTER,
+    "class MySequential(keras.Model):",
+    f"{_INDENT}{_docstring_text}",
+    "",
+    f"{_INDENT}def __init__(self, *blocks, **kwargs):",
+    f"{_INDENT * 2}super().__init__(**kwargs)",
+    f"{_INDENT * 2}self.blocks = list(blocks)  # each block is a keras layer",
+    "",
+    f"{_INDENT}def call(self, inputs):",
+    f"{_INDENT * 2}x = inputs",
+    f"{_INDENT * 2}for block in self.blocks:",
+    f"{_INDENT * 3}x = block(x)",
+    f"{_INDENT * 2}return x",
+    "",
+    f"{_INDENT}def get_config(self):  # the blocks, so a saved .keras file loads back",
+    f"{_INDENT * 2}blocks = [keras.saving.serialize_keras_object(b) for b in self.blocks]",
+    f"{_INDENT * 2}return {{**super().get_config(), \"blocks\": blocks}}",
+    "",
+    f"{_INDENT}@classmethod",
+    f"{_INDENT}def from_config(cls, config):",
+    f"{_INDENT * 2}config = dict(config)",
+    f"{_INDENT * 2}blocks = [keras.saving.deserialize_keras_object(b) "
+    f"for b in config.pop(\"blocks\", [])]",
+    f"{_INDENT * 2}return cls(*blocks, **config)",
+]
+
+
+def _container(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
+    """A hand-written sequential container that calls its blocks in order (scenario B1)."""
+    if not _is_chain(spec):
+        raise SpecError("This model has branches, merges or several inputs or outputs, so it "
+                        "cannot be written as a sequential container; use the functional or "
+                        "the subclass style.", key="spec.codegen_not_chain")
+    names = _Names({"model", "MySequential"})
+    body = _definitions(spec, names, "", shapes)
+    blocks = ", ".join(names(e.shares or e.name) for e in _order(spec))
+    body.append(f"model = MySequential({blocks}{', ' if blocks else ''}name={spec.name!r})")
+    if spec.inputs:
+        item = spec.inputs[0]
+        body.append(f"model(keras.Input(shape={_shape(item.shape)}, dtype={item.dtype!r}, "
+                    f"name={item.name!r}))  # the first call creates the weights")
+    return list(_CONTAINER), body + ["return model"]
 
 
 def _docstring(text: str) -> str:
@@ -337,14 +378,17 @@ def generate(spec: ModelSpec, style: str = "functional") -> str:
     shapes = {name: shapes.get(src[0]) if src else None for name, src in inbound.items()}
     header = [_docstring(f"Model {spec.name!r}, generated by TF Lab ({style} style)."), "",
               "import keras", "", ""]
-    custom = _custom_classes(spec)
+    custom = custom_classes(spec)
     classes: list[str] = []
     if style == "subclass":
         classes, body = _subclass(spec, shapes)
+    elif style == "container":
+        classes, body = _container(spec, shapes)
     else:
         body = _STYLE_FUNCS[style](spec, shapes)
     parts = header + ([custom] if custom else []) + (classes + ["", ""] if classes else [])
-    parts += ["def build_model():", f'{_INDENT}"""Create the model{" and its weights" if spec.inputs else ""}."""']
+    what = " and its weights" if spec.inputs else ""
+    parts += ["def build_model():", f'{_INDENT}"""Create the model{what}."""']
     parts += [_INDENT + line for line in body]
     parts += ["", "", 'if __name__ == "__main__":', f"{_INDENT}build_model().summary()", ""]
     return "\n".join(parts)

@@ -20,10 +20,11 @@ from tfcore.model.convert import is_default_policy, plain, to_catalog
 from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
 
-HOW_TO_IMPORT = ("To import it, register the class with "
-                 "@keras.saving.register_keras_serializable() in trusted code (a server "
-                 "started with TFLAB_TRUSTED_CODE=1), or rebuild the model from built-in "
-                 "Keras layers.")
+HOW_TO_IMPORT = ("To import it, write the class on the Custom code page and load it (a "
+                 "server started with TFLAB_TRUSTED_CODE=1; the page registers it with "
+                 "keras.saving.register_keras_serializable), or rebuild the model from "
+                 "built-in Keras layers.")
+USER_MODULE_ROOT = "tflab_custom."
 
 
 def custom_class_error(name: str, cls: str, where: str = "") -> SpecError:
@@ -41,6 +42,22 @@ def _tables() -> tuple[dict[str, str], dict[str, str]]:
         elif kind.keras_path.startswith("tfcore.model.layers."):
             tflab[kind.class_name] = name
     return keras_classes, tflab
+
+
+def _user_types() -> dict[str, str]:
+    """Registered Keras name -> catalog type of every loaded user-written layer."""
+    import keras
+
+    from tfcore.model.catalog import resolve
+
+    out = {}
+    for name, kind in layer_types().items():
+        if kind.keras_path.startswith(USER_MODULE_ROOT):
+            try:
+                out[keras.saving.get_registered_name(resolve(kind.keras_path))] = name
+            except (ImportError, AttributeError):
+                continue
+    return out
 
 
 def layer_config(type_name: str, keras_config: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,6 +110,9 @@ def entry_from_keras(obj: Mapping[str, Any]) -> LayerSpec:
         return LayerSpec(name, "Block", layers=tuple(children))
     if isinstance(registered, str) and registered.startswith("tflab>") and cls in tflab:
         return LayerSpec(name, tflab[cls], layer_config(tflab[cls], config))
+    user = _user_types() if isinstance(registered, str) and ">" in registered else {}
+    if registered in user:                      # a class written on the Custom code page
+        return LayerSpec(name, user[registered], layer_config(user[registered], config))
     if _keras_module(module) and cls == "Lambda":
         raise SpecError("The model was refused: it contains code (a Lambda layer), which "
                         "safe mode does not run.", key="spec.import_unsafe")

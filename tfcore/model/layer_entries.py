@@ -220,9 +220,9 @@ _TYPES = (
               _t("A dense layer written from scratch: relu(x W + b).",
                  "从零实现的全连接层：relu(x W + b)。"), (_units(8),), "tfcore.model.layers.MyDense"),
     LayerType("FixedHiddenMLP", "custom", _t("FixedHiddenMLP (custom, B2)", "固定隐藏层块（B2）"),
-              _t("Runs code in its forward pass: a constant random weight, a Dense used twice, "
-                 "a while loop; returns a sum.",
-                 "前向传播中执行代码：常量随机权重、使用两次的全连接层、while 循环；返回一个和。"),
+              _t("Runs code in its forward pass: a constant random weight, a Dense applied "
+                 "once, a while loop; returns a sum.",
+                 "前向传播中执行代码：常量随机权重、应用一次的全连接层、while 循环；返回一个和。"),
               (_units(20), P("seed", INT, 0, "Seed of the constant random weight.",
                              "常量随机权重的随机种子。", minimum=0)),
               "tfcore.model.layers.FixedHiddenMLP"),

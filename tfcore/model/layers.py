@@ -84,13 +84,15 @@ class MyDense(keras.layers.Layer):
 
 @keras.saving.register_keras_serializable(package=PACKAGE)
 class FixedHiddenMLP(keras.layers.Layer):
-    """A block whose forward pass runs code (scenario B2).
+    """A block whose forward pass runs code (scenario B2, as in the seed).
 
-    Flatten (to ``units`` features), a Dense(units, relu), relu(x W + 1) with a constant
-    random W [units, units] that is never trained, the same Dense again (shared), then
-    halve the result
-    while its absolute sum exceeds 1; returns the sum (one number per batch, shape (1,)).
+    Flatten, relu(x W + 1) with a constant random U(0, 1) W [features, units] that is
+    never trained (a non-trainable weight, listed in ``constant_weights`` so the Weights
+    lab never changes it), a Dense(units, relu) applied once, then halve the result while
+    its absolute sum exceeds 1; returns the sum (one number per batch, shape (1,)).
     """
+
+    constant_weights = ("rand_weight",)
 
     def __init__(self, units: int = 20, seed: int = 0, **kwargs):
         super().__init__(**kwargs)
@@ -102,19 +104,14 @@ class FixedHiddenMLP(keras.layers.Layer):
         flat = 1
         for dim in input_shape[1:]:
             flat *= int(dim)
-        if flat != self.units:
-            raise ValueError(f"FixedHiddenMLP applies its Dense layer twice, so its flattened "
-                             f"input must have units={self.units} features. Received: "
-                             f"input shape {tuple(input_shape)} ({flat} features)")
-        self.dense.build((None, flat))
         self.rand_weight = self.add_weight(
-            name="rand_weight", shape=(self.units, self.units), trainable=False,
+            name="rand_weight", shape=(flat, self.units), trainable=False,
             initializer=keras.initializers.RandomUniform(0.0, 1.0, seed=self.seed))
+        self.dense.build((None, self.units))
         self._flat = flat
 
     def call(self, inputs):
         x = ops.reshape(inputs, (-1, self._flat))
-        x = self.dense(x)
         x = ops.relu(ops.matmul(x, self.rand_weight) + 1.0)
         x = self.dense(x)
         x = ops.while_loop(lambda v: ops.sum(ops.abs(v)) > 1.0, lambda v: (v / 2.0,),

@@ -72,8 +72,9 @@ def _cats_dogs() -> ModelSpec:
 
 
 def _house() -> ModelSpec:
-    return _seq("house_linear", (1,), (L("linear", "Dense", {"units": 1, "kernel_initializer": "zeros",
-                                          "bias_initializer": "zeros"}),),
+    return _seq("house_linear", (1,), (L("linear", "Dense", {"units": 1,
+                                                             "kernel_initializer": "zeros",
+                                                             "bias_initializer": "zeros"}),),
                 "Scenario M1: y = a*x + b as one Dense(1) on one input, a = b = 0 at the "
                 "start.", "year")
 
@@ -99,7 +100,7 @@ def _b1() -> ModelSpec:
 def _fixed_hidden() -> ModelSpec:
     return _seq("fixed_hidden", (20,), (L("fixed_hidden_mlp", "FixedHiddenMLP", {"units": 20}),),
                 "Scenario B2: a block whose forward pass runs code (constant weight, "
-                "shared Dense, while loop).")
+                "Dense applied once, while loop).")
 
 
 def _nested_mlp() -> ModelSpec:

@@ -93,8 +93,9 @@ def _concat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
     for i in range(rank):
         sizes = {s[i] for s in shapes if s[i] is not None}
         if i != index and len(sizes) > 1:
-            raise ShapeIssue("inputs", [list(s) for s in shapes], f"Concatenated inputs must "
-                             f"match on every axis but the joined one.", "spec.problem.merge_shapes")
+            raise ShapeIssue("inputs", [list(s) for s in shapes], "Concatenated inputs must "
+                             "match on every axis but the joined one.",
+                             "spec.problem.merge_shapes")
     sizes = [s[index] for s in shapes]
     joined = None if any(d is None for d in sizes) else sum(sizes)
     return tuple(joined if i == index else shapes[0][i] for i in range(rank))
@@ -122,12 +123,14 @@ def _global(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
 
 
 def _fixed_hidden(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
-    flat = _prod(shapes[0])
-    if flat is not None and flat != cfg["units"]:
-        raise ShapeIssue("units", cfg["units"], f"The block applies its Dense layer twice, so "
-                         f"units must equal the input's {flat} features.",
-                         "spec.problem.fixed_hidden")
+    """B2 as in the seed: any input is flattened, so every shape fits; one sum comes out."""
     return ()
+
+
+def _fixed_hidden_params(cfg: Mapping, shape: Shape) -> int | None:
+    """The constant [features, units] matrix plus the Dense(units, units) applied once."""
+    flat, units = _prod(shape), cfg["units"]
+    return None if flat is None else flat * units + units * units + units
 
 
 def _identity(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
@@ -196,7 +199,7 @@ PARAM_RULES: dict[str, Callable[[Mapping, Shape], int | None]] = {
     "Embedding": lambda c, s: c["input_dim"] * c["output_dim"],
     "LSTM": _rnn_params(4), "GRU": _rnn_params(3),
     "BatchNormalization": _norm_params(2), "LayerNormalization": _norm_params(0),
-    "FixedHiddenMLP": lambda c, s: 2 * c["units"] * c["units"] + c["units"],
+    "FixedHiddenMLP": _fixed_hidden_params,
 }
 
 

@@ -13,11 +13,15 @@ JSON shape (``format`` 1)::
      "layers": [{"name": "flatten", "type": "Flatten", "config": {}},
                 {"name": "dense", "type": "Dense", "config": {"units": 100}}],
      "outputs": []}
+
+An optional ``layout`` maps input and layer names to canvas positions ``[x, y]`` (the
+model canvas draws a saved model as it was drawn); bad entries are ignored on read.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -114,6 +118,8 @@ class ModelSpec:
     outputs: tuple[str, ...] = ()
     description: str = ""
     format: int = FORMAT
+    layout: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    """Canvas positions by input or layer name (optional; the canvas lays out the rest)."""
 
     def to_dict(self) -> dict:
         out = {"format": self.format, "name": self.name, "kind": self.kind,
@@ -122,6 +128,8 @@ class ModelSpec:
                "outputs": list(self.outputs)}
         if self.description:
             out["description"] = self.description
+        if self.layout:
+            out["layout"] = {k: [x, y] for k, (x, y) in self.layout.items()}
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -206,6 +214,27 @@ def _parse_layer(data: Any, where: str, problems: list[Problem]) -> LayerSpec | 
                      call=_plain(call) if call else None)
 
 
+LAYOUT_MAX = 100_000.0
+"""Canvas coordinates beyond this (either sign) are ignored, like any other bad entry."""
+
+
+def parse_layout(data: Any) -> dict[str, tuple[float, float]]:
+    """The valid entries of a ``layout`` value: ``name: [x, y]`` with finite numbers within
+    +-LAYOUT_MAX; anything else (not an object, a bad name or value) is left out."""
+    if not isinstance(data, Mapping):
+        return {}
+    out: dict[str, tuple[float, float]] = {}
+    for key, value in list(data.items())[:10_000]:
+        if not isinstance(key, str) or not key or len(key) > 200:
+            continue
+        if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and abs(v) <= LAYOUT_MAX for v in value):
+            continue
+        out[key] = (round(float(value[0]), 1), round(float(value[1]), 1))
+    return out
+
+
 def _parse_input(data: Any, where: str, problems: list[Problem]) -> InputSpec | None:
     if not isinstance(data, Mapping):
         problems.append(Problem(where, "", data, "An input must be a JSON object."))
@@ -270,7 +299,8 @@ def from_dict(data: Any) -> ModelSpec:
                         details=problems)
     return ModelSpec(name=str(data.get("name") or "model"), kind=kind,
                      inputs=tuple(inputs), layers=tuple(layers), outputs=tuple(outputs),
-                     description=str(data.get("description") or ""), format=FORMAT)
+                     description=str(data.get("description") or ""), format=FORMAT,
+                     layout=parse_layout(data.get("layout")))
 
 
 def from_json(text: str) -> ModelSpec:

@@ -7,6 +7,7 @@ spec's JSON, so an unchanged spec is never rebuilt.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -115,7 +116,10 @@ def _built(spec: ModelSpec, limit: int | None) -> ModelSummary:
 
 def summarize(spec: ModelSpec, param_limit: int | None = None) -> ModelSummary:
     """The summary of a spec (cached by its JSON); never raises for a bad spec: the
-    problems are in ``problems``."""
+    problems are in ``problems``. Canvas positions (``layout``) are not part of the key:
+    moving a node changes no shape or count."""
+    if spec.layout:
+        spec = dataclasses.replace(spec, layout={})
     key = (spec.to_json(indent=None), param_limit)
     hit = _CACHE.get(key)
     if hit is not None:

@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from tfcore.training import jobs
 from tfcore.training.analysis import read_analysis
+from tfcore.training.cluster import (
+    CLUSTER_FILE,
+    MAX_WORKERS_PER_RUN,
+    SHARD_POLICY,
+    ClusterConfig,
+    join_command,
+)
 from tfcore.training.config import (
     CKPT_PREFIXES,
     LOSSES,
@@ -21,6 +28,7 @@ from tfcore.training.config import (
 )
 from tfcore.training.device_probe import probe_devices
 from tfcore.training.devices import (
+    CLUSTER,
     CPU,
     GPU,
     MIRRORED,
@@ -29,10 +37,20 @@ from tfcore.training.devices import (
     apply_device_config,
 )
 from tfcore.training.evaluate import evaluate_split
+from tfcore.training.tape_code import tape_loop_code
+
+
+def worker_main(argv: list[str]) -> int:
+    """``python -m tfcore worker``: join a cluster run as one of its workers."""
+    from tfcore.training.cluster_worker import main
+
+    return main(argv)
 
 __all__ = [
-    "AppliedDevices", "apply_device_config", "CKPT_PREFIXES", "CPU", "default_loss_and_metrics",
+    "AppliedDevices", "apply_device_config", "CKPT_PREFIXES", "CLUSTER", "CLUSTER_FILE",
+    "ClusterConfig", "CPU", "default_loss_and_metrics", "join_command", "MAX_WORKERS_PER_RUN",
+    "SHARD_POLICY", "worker_main",
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
-    "TrainConfig",
+    "tape_loop_code", "TrainConfig",
 ]

@@ -84,6 +84,11 @@ class Listeners(Listener):
     def __init__(self, items: Sequence[Listener]) -> None:
         self.items = list(items)
 
+    def keras_callbacks(self) -> list[Any]:
+        """Extra Keras callbacks the ``fit`` loop passes to ``model.fit`` (a cluster
+        run's BackupAndRestore); none for a local run."""
+        return []
+
     def on_train_start(self, state: TrainState) -> None:
         for item in self.items:
             item.on_train_start(state)

@@ -110,13 +110,20 @@ class TrainConfig:
         if not 0 <= float(self.momentum) < 1:
             raise _bad("momentum", self.momentum, "a number in [0, 1)")
         for name, registry in (("optimizer", OPTIMIZERS), ("schedule", SCHEDULES),
-                               ("loss", LOSSES), ("loop", LOOP_NAMES)):
+                               ("loop", LOOP_NAMES)):
             value = getattr(self, name)
             if value not in registry:
                 raise _bad(name, value, f"one of {sorted(registry)}")
+        custom_losses, custom_metrics = _custom_names()
+        if self.loss not in LOSSES and self.loss not in custom_losses:
+            raise _bad("loss", self.loss, f"one of {sorted(LOSSES) + custom_losses}")
         for metric in self.metrics:
-            if metric not in METRICS:
-                raise _bad("metrics", metric, f"one of {sorted(METRICS)}")
+            if metric not in METRICS and metric not in custom_metrics:
+                raise _bad("metrics", metric, f"one of {sorted(METRICS) + custom_metrics}")
+        custom = [n for n in (self.loss, *self.metrics) if n not in LOSSES and n not in METRICS]
+        if custom and self.loop != "fit":
+            raise _bad("loop", self.loop, f"'fit' when a user-written loss or metric "
+                       f"({', '.join(custom)}) is chosen")
         prefix = self.ckpt_prefix
         if (not isinstance(prefix, str) or not CKPT_PREFIX_PATTERN.match(prefix)
                 or prefix == "checkpoint" or prefix.endswith((".index", "_temp"))):
@@ -131,6 +138,13 @@ class TrainConfig:
     def total_steps(self, n_train: int) -> int:
         """Steps the run trains for with ``n_train`` training examples."""
         return self.steps or self.epochs * steps_per_epoch(n_train, self.batch_size)
+
+
+def _custom_names() -> tuple[list[str], list[str]]:
+    """The user-written losses and metrics loaded in this process (``tfcore.custom``)."""
+    from tfcore.custom import loss_names, metric_names
+
+    return loss_names(), metric_names()
 
 
 def _bad(name: str, value: Any, allowed: str) -> RunError:
@@ -265,6 +279,10 @@ def make_loss(name: str, per_example: bool = False) -> Any:
     """The Keras loss of ``name``; ``per_example`` gives one value per example."""
     import keras
 
+    if name not in LOSSES:                      # a user-written loss (fit loop only)
+        from tfcore.custom import make_custom_loss
+
+        return make_custom_loss(name, None if per_example else "sum_over_batch_size")
     spec = LOSSES[name]
     return spec.make(keras, None if per_example else spec.reduction)
 
@@ -310,7 +328,9 @@ METRICS: dict[str, MetricDef] = {
 def make_metrics(names: tuple[str, ...]) -> list[Any]:
     import keras
 
-    return [METRICS[n].make(keras, n) for n in names]
+    from tfcore.custom import make_custom_metric
+
+    return [METRICS[n].make(keras, n) if n in METRICS else make_custom_metric(n) for n in names]
 
 
 def default_loss_and_metrics(task: str, num_classes: int | None) -> tuple[str, tuple[str, ...]]:

@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass
 from tfcore.tfenv import quiet_tensorflow
 
 CPU, GPU, MIRRORED = "cpu", "gpu", "mirrored"
-DEVICE_KINDS = (CPU, GPU, MIRRORED)
+CLUSTER = "cluster"     # MultiWorkerMirroredStrategy over worker processes (training.cluster)
+DEVICE_KINDS = (CPU, GPU, MIRRORED, CLUSTER)
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,9 @@ class DeviceConfig:
     """Device settings a worker applies before TensorFlow initializes.
 
     Attributes:
-        kind: ``cpu``, ``gpu`` (one GPU, ``gpus[0]``) or ``mirrored`` (MirroredStrategy).
+        kind: ``cpu``, ``gpu`` (one GPU, ``gpus[0]``), ``mirrored`` (MirroredStrategy) or
+            ``cluster`` (MultiWorkerMirroredStrategy; the layout is ``run.json["cluster"]``,
+            see ``tfcore.training.cluster``; each worker applies nothing else).
         gpus: indices of the physical GPUs to make visible (empty: all).
         logical_devices: split the first device (GPU, else CPU) into this many logical
             devices (0 or 1: no split) so MirroredStrategy can run on one card or a CPU.

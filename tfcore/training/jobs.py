@@ -40,6 +40,14 @@ from tfcore.rundir import (
     RunStore,
     RunWriter,
 )
+from tfcore.training import cluster_jobs
+from tfcore.training.cluster import (
+    ClusterConfig,
+    cluster_section_moved,
+    cpu_env,
+    is_cluster,
+    pin,
+)
 from tfcore.training.devices import DeviceConfig
 from tfcore.training.pool import POOL, PROJECT_ROOT, warm_enabled, worker_env
 
@@ -139,6 +147,8 @@ def _check_request(request: Mapping[str, Any]) -> None:
     from_dict(request["spec"])
     TrainConfig.from_dict(request.get("training"))
     DeviceConfig.from_dict(request.get("device"))
+    if is_cluster(request):
+        ClusterConfig.from_dict(request.get("cluster"))
     DatasetRequest.from_dict(request.get("dataset") or {"name": "digits28"})
 
 
@@ -152,8 +162,11 @@ def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = 
     from tfcore.tfenv import versions
 
     runs_root = Path(runs_root)
+    request = cluster_section_moved(request)
     _check_request(request)
     body = dict(request)
+    if is_cluster(body):                        # the complete, checked layout in run.json
+        body["cluster"] = ClusterConfig.from_dict(body.get("cluster")).to_dict()
     body.setdefault("name", (request.get("spec") or {}).get("name") or "run")
     body.setdefault("versions", versions().to_dict())
     with _locked(runs_root):
@@ -171,11 +184,19 @@ def _run_device(paths: RunPaths) -> DeviceConfig | None:
         return None
 
 
-def _launch(paths: RunPaths) -> int:
+def _launch(paths: RunPaths, running: list[dict] | None = None) -> int:
     """Start a queued run: hand it to a warm worker with its device settings, else
-    start a cold worker. Status is written before the worker can write its own."""
+    start a cold worker (a cluster run: its worker processes). Status is written before
+    the worker can write its own. With ``TFLAB_MAX_WORKERS > 1`` the run gets the first
+    free CPU slot (affinity and thread limits; such runs start cold)."""
     device = _run_device(paths)
-    warm = POOL.take(device) if device is not None and warm_enabled() else None
+    slot, cpus = cluster_jobs.cpu_slot(running or [], max_workers())
+    request = read_json(paths.run_json, {}) or {}
+    if is_cluster(request):
+        return _launch_cluster(paths, request, slot, cpus)
+    divided = slot is not None
+    warm = POOL.take(device) if device is not None and warm_enabled() and not divided \
+        else None
     if warm is not None:
         RunWriter(paths).set_status(state=RUNNING, pid=warm.pid, queue_position=None,
                                     launched=time.time(), start="warm", phase="starting")
@@ -184,15 +205,48 @@ def _launch(paths: RunPaths) -> int:
             return warm.pid
     writer = RunWriter(paths)
     writer.set_status(state=RUNNING, pid=None, queue_position=None, launched=time.time(),
-                      start="cold", phase="starting")
+                      start="cold", phase="starting", cpu_slot=slot,
+                      cpu_set=list(cpus) if divided else None)
+    env = worker_env() | (cpu_env(cpus) if divided else {})
     with open(paths.log, "ab") as log:
         proc = subprocess.Popen([sys.executable, "-m", "tfcore.training.worker", str(paths.root)],
                                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, cwd=str(PROJECT_ROOT),
-                                env=worker_env())
+                                start_new_session=True, cwd=str(PROJECT_ROOT), env=env)
+    if divided:
+        pin(proc.pid, cpus)
     _children[proc.pid] = proc
     writer.set_status(pid=proc.pid)
     return proc.pid
+
+
+def _launch_cluster(paths: RunPaths, request: dict, slot: int | None, cpus: list[int],
+                    attempt: int = 1) -> int:
+    """Start a cluster run's local worker processes (the chief's pid is the run's)."""
+    RunWriter(paths).set_status(state=RUNNING, pid=None, queue_position=None,
+                                launched=time.time(), start="cold", phase="starting",
+                                cpu_slot=slot, cpu_set=list(cpus) if slot is not None else None)
+    procs = cluster_jobs.launch(paths, request, cpus, worker_env(), PROJECT_ROOT, attempt)
+    for proc in procs:
+        _children[proc.pid] = proc
+    RunWriter(paths).set_status(pid=procs[0].pid)
+    return procs[0].pid
+
+
+def _supervise_cluster(record: Any, started: dict) -> str:
+    """A running cluster run: restart it when a local worker died (see
+    ``cluster_jobs.supervise``)."""
+    status = dict(read_json(record.paths.status_json, {}) or {})
+
+    def relaunch() -> None:
+        request = read_json(record.paths.run_json, {}) or {}
+        cpus = started.get("cpu_set") or cluster_jobs.cpu_slot([], 1)[1]
+        attempt = int(started.get("attempt") or 1) + 1
+        procs = cluster_jobs.launch(record.paths, request, cpus, worker_env(), PROJECT_ROOT,
+                                    attempt)
+        for proc in procs:
+            _children[proc.pid] = proc
+        RunWriter(record.paths).set_status(pid=procs[0].pid)
+    return cluster_jobs.supervise(record.paths, status, started, pid_alive, relaunch)
 
 
 def _mark_interrupted(paths: RunPaths) -> None:
@@ -221,12 +275,28 @@ def reconcile(runs_root: Path, exclude_pid: int | None = None) -> ReconcileRepor
     reap()
     with _locked(runs_root):
         running, interrupted, queued = [], [], []
+        holders: list[dict] = []            # status of runs holding a CPU slot
         for record in store.list():
             state = record.status.state
+            extra = record.status.extra
+            cluster = cluster_jobs.launched(record.paths) \
+                if state not in (QUEUED, INTERRUPTED) else None
+            mine = exclude_pid is not None and record.status.pid == exclude_pid
+            if cluster and state in (RUNNING, STOPPING) and not mine:
+                outcome = _supervise_cluster(record, cluster)
+                if outcome in ("alive", "restarted"):
+                    running.append(record.run_id)
+                    holders.append(dict(extra))
+                    continue
+                if outcome != "dead":
+                    continue
+            elif cluster and state not in (RUNNING, STOPPING):
+                cluster_jobs.end_leftovers(record.paths, pid_alive)
             if state in (RUNNING, STOPPING):
                 pid = record.status.pid
                 if pid != exclude_pid and pid_alive(pid):
                     running.append(record.run_id)
+                    holders.append(dict(extra))
                 elif pid != exclude_pid:
                     _mark_interrupted(record.paths)
                     interrupted.append(record.run_id)
@@ -236,12 +306,16 @@ def reconcile(runs_root: Path, exclude_pid: int | None = None) -> ReconcileRepor
         free = max(0, max_workers() - len(running))
         started = []
         for record in queued[:free]:
-            _launch(record.paths)
+            _launch(record.paths, holders)
+            holders.append(dict(read_json(record.paths.status_json, {}) or {}))
             started.append(record.run_id)
+        busy = running + started            # what the waiting runs wait for
         waiting = queued[free:]
         for position, record in enumerate(waiting, start=1):
-            if record.status.extra.get("queue_position") != position:
-                RunWriter(record.paths).set_status(queue_position=position)
+            extra = record.status.extra
+            if extra.get("queue_position") != position or extra.get("waiting_for") != busy:
+                RunWriter(record.paths).set_status(queue_position=position,
+                                                   waiting_for=list(busy))
     return ReconcileReport(tuple(running), tuple(interrupted), tuple(started),
                            tuple(r.run_id for r in waiting))
 

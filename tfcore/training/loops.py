@@ -171,8 +171,9 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
         state.epoch = state.step // state.steps_per_epoch + 1
         sizes = np.array([len(idx[i:i + bs]) for i in range(0, len(idx), bs)])
         ds = (tf.data.Dataset.from_tensor_slices((data.x_train[idx], data.y_train[idx]))
-              .batch(bs).prefetch(tf.data.AUTOTUNE))
-        model.fit(ds, epochs=1, verbose=0, callbacks=[Bridge(sizes)], shuffle=False)
+              .batch(bs).prefetch(tf.data.AUTOTUNE).with_options(shard_options()))
+        model.fit(ds, epochs=1, verbose=0, callbacks=[Bridge(sizes), *listeners.keras_callbacks()],
+                  shuffle=False)
         val = None
         if should_validate(state, config, data):
             val = model.evaluate(data.x_val, data.y_val, batch_size=bs, verbose=0,
@@ -180,6 +181,16 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
             val = {k: float(v) for k, v in val.items() if k in names}
         if epoch_complete(state) or state.should_stop:
             listeners.on_epoch_end(state, val if epoch_complete(state) else None)
+
+
+def shard_options() -> Any:
+    """tf.data options that shard in-memory arrays by element (``AutoShardPolicy.DATA``)
+    under a multi-worker strategy: each worker takes its part of every global batch."""
+    import tensorflow as tf
+
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    return options
 
 
 def _steps_to_checkpoint(state: TrainState, config: TrainConfig) -> int:

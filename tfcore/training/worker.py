@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from tfcore.errors import RunError, TFLabError
 from tfcore.jsonio import now_iso, read_json
@@ -90,10 +90,13 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
     import tensorflow as tf
 
     from tfcore.training.analysis import write_analysis
-    from tfcore.training.config import TrainConfig, make_optimizer, steps_per_epoch
+    from tfcore.training.config import TrainConfig, steps_per_epoch
     from tfcore.training.evaluate import evaluate_split
     from tfcore.training.loops import TrainData
 
+    from tfcore.custom import prepare_run
+
+    prepare_run(paths.root, request)      # user-written code: copied into the run, loaded
     config = TrainConfig.from_dict(request.get("training"))
     notes = []
     if config.mixed_precision:
@@ -112,13 +115,7 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
     strategy = make_strategy(device) if replicas > 1 or device.kind == "mirrored" \
         else tf.distribute.get_strategy()
     writer.set_status(phase="building")
-    with strategy.scope():
-        model = _build(request["spec"], bundle.x_train)
-        _check_fits(model, bundle.info, config.loss)
-        optimizer = make_optimizer(config, total, spe)
-        optimizer.build(model.trainable_variables)
-        checkpoint = tf.train.Checkpoint(step=tf.Variable(0, dtype=tf.int64), model=model,
-                                         optimizer=optimizer)
+    model, optimizer, checkpoint = build_in_scope(strategy, request, bundle, config, total, spe)
     manager = tf.train.CheckpointManager(checkpoint, str(paths.ckpt_dir), max_to_keep=config.keep,
                                          checkpoint_name=config.ckpt_prefix)
     start = 0
@@ -228,6 +225,25 @@ def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
             pass
     _advance_queue(paths.root.parent)
     return code
+
+
+def build_in_scope(strategy: Any, request: Mapping[str, Any], bundle: Any, config: Any,
+                   total: int, spe: int) -> tuple[Any, Any, Any]:
+    """Model, built optimizer and checkpoint (with its step counter) created in the
+    strategy's scope, so their variables are mirrored; the model is checked against the
+    data. Shared by the local worker and a cluster's workers."""
+    import tensorflow as tf
+
+    from tfcore.training.config import make_optimizer
+
+    with strategy.scope():
+        model = _build(request["spec"], bundle.x_train)
+        _check_fits(model, bundle.info, config.loss)
+        optimizer = make_optimizer(config, total, spe)
+        optimizer.build(model.trainable_variables)
+        checkpoint = tf.train.Checkpoint(step=tf.Variable(0, dtype=tf.int64), model=model,
+                                         optimizer=optimizer)
+    return model, optimizer, checkpoint
 
 
 def _advance_queue(runs_root: Path) -> None:

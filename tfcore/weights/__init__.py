@@ -15,6 +15,7 @@ from tfcore.weights.init import (
     initialize_variable,
     rewind,
 )
+from tfcore.weights.paths import PathStep, first_leaf, next_steps, path_parts, variable_at
 from tfcore.weights.sources import has_weights, model_from_run
 from tfcore.weights.stats import Histogram, TensorStats, histogram
 from tfcore.weights.table import (
@@ -42,4 +43,6 @@ __all__ = [
     "set_element", "shown_path", "spec_with_built_input", "TensorStats", "variable_table",
     "variable_values",
     "VariableInfo", "WeightTable",
+    # the path browser (scenario B4)
+    "first_leaf", "next_steps", "path_parts", "PathStep", "variable_at",
 ]

@@ -1,22 +1,25 @@
-"""The model builder page: spec editor, parameter fields, diagram, summary/code/import panels.
+"""The model builder page: spec editor, parameter fields, nested blocks, diagram,
+summary/code/import panels and the "Try it" panel.
 
 Code outside this package imports only the names below (``__all__``).
 """
 
 from __future__ import annotations
 
-from ui.builder import panels
+from ui.builder import blocks, panels, try_panel
 from ui.builder.editor import (
     DRAFT,
     header_editor,
     inputs_editor,
     layers_editor,
     outputs_editor,
+    problem_text,
     replace_draft,
 )
-from ui.builder.fields import labels
+from ui.builder.fields import config_form, labels
 
 __all__ = [
-    "DRAFT", "header_editor", "inputs_editor", "labels", "layers_editor", "outputs_editor",
-    "panels", "replace_draft",
+    "config_form", "DRAFT", "header_editor", "inputs_editor", "labels", "layers_editor",
+    "outputs_editor", "panels", "problem_text", "replace_draft",
+    "blocks", "try_panel",
 ]

@@ -26,6 +26,7 @@ from tfcore.model import (
     layer_types,
     spec_ops,
 )
+from ui.builder import blocks
 from ui.builder.fields import config_form, labels, parse_ints
 from ui.common import choose_placeholder, pick, plain, plain_params, t
 
@@ -46,12 +47,6 @@ def replace_draft(spec: ModelSpec) -> None:
 
 def _key(*parts: Any) -> str:
     return ".".join(["bld", str(st.session_state.get(REV, 0)), *map(str, parts)])
-
-
-def _op(func: Callable[..., ModelSpec], *args: Any) -> Callable[[], None]:
-    def run() -> None:
-        replace_draft(func(draft(), *args))
-    return run
 
 
 def _shape_text(shape: tuple) -> str:
@@ -103,72 +98,101 @@ def _add_input() -> None:
     replace_draft(replace(spec, inputs=spec.inputs + (InputSpec(name, (None,)),)))
 
 
-def _layer_buttons(index: int, count: int) -> None:
-    cols = st.columns(5)
-    cols[0].button(t("builder.up"), key=_key("up", index), icon=":material/arrow_upward:",
-                   on_click=_op(spec_ops.move_layer, index, -1), disabled=index == 0)
-    cols[1].button(t("builder.down"), key=_key("down", index), icon=":material/arrow_downward:",
-                   on_click=_op(spec_ops.move_layer, index, 1), disabled=index == count - 1)
-    cols[2].button(t("builder.duplicate"), key=_key("dup", index), icon=":material/content_copy:",
-                   on_click=_op(spec_ops.duplicate_layer, index))
-    cols[3].button(t("builder.reuse"), key=_key("reuse", index), icon=":material/link:",
-                   on_click=_op(spec_ops.reuse_layer, index), help=t("builder.reuse_help"))
-    cols[4].button(t("builder.remove"), key=_key("rm", index), icon=":material/delete:",
-                   on_click=_op(spec_ops.remove_layer, index))
+def _op(func: Callable[..., ModelSpec], *args: Any) -> Callable[[], None]:
+    return blocks.guarded_edit(draft, replace_draft, func, *args)
 
 
-def _layer_editor(spec: ModelSpec, index: int, entry: LayerSpec, problems: list) -> ModelSpec:
-    name = st.text_input(t("builder.layer_name"), entry.name, key=_key("layer", index, "name"))
+def _layer_buttons(path: tuple[str, ...], index: int, count: int) -> None:
+    """Full-word buttons, each with its own icon and help, that wrap instead of being cut
+    to "D..", "R.." in a narrow column."""
+    key = _path_key(path)
+    with st.container(horizontal=True, gap="small"):
+        st.button(t("builder.up"), key=key("up", index), icon=":material/arrow_upward:",
+                  on_click=_op(spec_ops.move_layer_at, path, index, -1), disabled=index == 0,
+                  help=t("builder.up_help"), width="content")
+        st.button(t("builder.down"), key=key("down", index), icon=":material/arrow_downward:",
+                  on_click=_op(spec_ops.move_layer_at, path, index, 1),
+                  disabled=index == count - 1, help=t("builder.down_help"), width="content")
+        st.button(t("builder.duplicate"), key=key("dup", index),
+                  icon=":material/content_copy:", help=t("builder.duplicate_help"),
+                  on_click=_op(spec_ops.duplicate_layer_at, path, index), width="content")
+        if not path:
+            st.button(t("builder.reuse"), key=key("reuse", index), icon=":material/link:",
+                      on_click=_op(spec_ops.reuse_layer, index), help=t("builder.reuse_help"),
+                      width="content")
+        st.button(t("builder.remove"), key=key("rm", index), icon=":material/delete_forever:",
+                  on_click=_op(spec_ops.remove_layer_at, path, index),
+                  help=t("builder.remove_help"), width="content")
+
+
+def _path_key(path: tuple[str, ...]) -> Callable[..., str]:
+    """Widget keys of the open container: the top level keeps its historic keys."""
+    return (lambda *parts: _key(*parts)) if not path else (
+        lambda *parts: _key("in_block", *path, *parts))
+
+
+def _layer_editor(spec: ModelSpec, path: tuple[str, ...], index: int, entry: LayerSpec,
+                  problems: list) -> ModelSpec:
+    key = _path_key(path)
+    siblings = spec_ops.block_children(spec, path)
+    name = st.text_input(t("builder.layer_name"), entry.name, key=key("layer", index, "name"))
     names = list(layer_types())
     if entry.type in names:
         new_type = st.selectbox(t("builder.layer_type"), names, index=names.index(entry.type),
-                                key=_key("layer", index, "type"),
+                                key=key("layer", index, "type"),
                                 format_func=labels({n: _type_label(n) for n in names}))
         if new_type != entry.type:
-            replace_draft(spec_ops.set_layer(spec, index, type=new_type, config={},
-                                             shares=None, layers=()))
+            replace_draft(spec_ops.set_layer_at(spec, path, index, type=new_type, config={},
+                                                shares=None, layers=()))
             st.rerun()
     kind = get_type(entry.type)
     if kind is not None:
         st.markdown(f":gray[{pick(kind.help)}]")
     changes: dict[str, Any] = {}
-    if spec.kind == FUNCTIONAL:
+    if spec.kind == FUNCTIONAL and not path:
         options = [i.name for i in spec.inputs] + [e.name for e in spec.layers
                                                    if e.name != entry.name]
         options += [n for n in entry.inputs if n not in options]
         changes["inputs"] = tuple(st.multiselect(t("builder.layer_inputs"), options,
                                                  default=list(entry.inputs),
-                                                 key=_key("layer", index, "inputs"),
+                                                 key=key("layer", index, "inputs"),
                                                  placeholder=choose_placeholder(options, True),
                                                  disabled=not options))
-    owners = [e.name for e in spec.layers[:index] if e.type == entry.type and not e.shares]
+    owners = [e.name for e in siblings[:index] if e.type == entry.type and not e.shares
+              and e.type != blocks_type()]
     if owners or entry.shares:
         choices = [None, *owners] + ([entry.shares] if entry.shares and
                                      entry.shares not in owners else [])
         changes["shares"] = st.selectbox(
             t("builder.shares"), choices, index=choices.index(entry.shares),
-            key=_key("layer", index, "shares"), help=t("builder.reuse_help"),
+            key=key("layer", index, "shares"), help=t("builder.reuse_help"),
             format_func=labels({v: t("builder.none") if v is None else v for v in choices}))
     if changes.get("shares", entry.shares):
         st.info(t("builder.shared_info", owner=plain(changes.get("shares", entry.shares))))
         changes["config"] = {}
-    elif entry.layers:
-        st.caption(t("builder.block_children",
-                     names=plain(", ".join(c.name for c in entry.layers))))
+    elif entry.type == blocks_type() or entry.layers:
+        st.caption(t("blocks.children", count=len(entry.layers),
+                     names=plain(", ".join(c.name for c in entry.layers)) or "-"))
+        blocks.block_buttons(path, entry.name, lambda *p: key("layer", index, *p),
+                             draft, replace_draft)
     else:
-        changes["config"] = config_form(entry, lambda *parts: _key("layer", index, *parts))
+        changes["config"] = config_form(entry, lambda *parts: key("layer", index, *parts))
     if entry.call:
         st.caption(t("builder.call_info"))
         st.code(json.dumps(entry.call, ensure_ascii=False), language="json")
     for problem in problems:
         st.error(problem_text(problem), icon=":material/error:")
-    _layer_buttons(index, len(spec.layers))
-    spec = spec_ops.set_layer(spec, index, **changes)
+    _layer_buttons(path, index, len(siblings))
+    spec = spec_ops.set_layer_at(spec, path, index, **changes)
     if name.strip() and name.strip() != entry.name:
         spec = spec_ops.rename(spec, entry.name, name.strip())
     elif not name.strip():
-        spec = spec_ops.set_layer(spec, index, name="")
+        spec = spec_ops.set_layer_at(spec, path, index, name="")
     return spec
+
+
+def blocks_type() -> str:
+    return spec_ops.BLOCK
 
 
 def problem_text(problem: Any) -> str:
@@ -216,8 +240,9 @@ def _type_label(name: str) -> str:
              title=pick(kind.title))
 
 
-def _add_row() -> None:
-    """Family, then type (a selectbox filters as one types), then Add."""
+def _add_row(path: tuple[str, ...]) -> None:
+    """Family, then type (a selectbox filters as one types), then Add (into the open
+    block when one is open)."""
     families = [ALL, *[c for c in CATEGORIES if any(lt.category == c
                                                      for lt in layer_types().values())]]
     cols = st.columns([2, 3, 2], vertical_alignment="bottom")
@@ -230,24 +255,41 @@ def _add_row() -> None:
     cols[1].selectbox(t("builder.add_type"), types, key="bld.add_type",
                       help=t("builder.add_type_help", count=len(types)),
                       format_func=labels({n: _type_label(n) for n in types}))
-    cols[2].button(t("builder.add_layer"), key="bld.add", icon=":material/add:",
-                   type="primary", on_click=lambda: replace_draft(
-                       spec_ops.add_layer(draft(), st.session_state["bld.add_type"])))
+    cols[2].button(t("builder.add_layer") if not path else t("blocks.add_inside",
+                                                             name=plain(path[-1])),
+                   key="bld.add", icon=":material/add:", type="primary",
+                   on_click=lambda: _op(spec_ops.add_layer_at, path,
+                                        st.session_state["bld.add_type"])())
+
+
+def _all_problems(entry: LayerSpec, problems: dict[str, list]) -> list:
+    """The problems of a layer and, for a block, of every layer inside it."""
+    found = list(problems.get(entry.name, []))
+    for child in entry.layers:
+        found += _all_problems(child, problems)
+    return found
 
 
 def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
-    """One expander per layer (a page of them for a large model), then the add-layer row."""
+    """One expander per layer of the open container (a page of them for a large model),
+    grouping into blocks, then the add-layer row."""
     st.subheader(t("builder.layers"))
-    if not spec.layers:
-        st.info(t("builder.no_layers"))
-    for index in _shown_layers(spec, problems):
-        entry = spec.layers[index]
-        mine = problems.get(entry.name, [])
+    path = blocks.open_path(spec)
+    blocks.breadcrumb(path)
+    children = spec_ops.block_children(spec, path)
+    if not children:
+        st.info(t("builder.no_layers") if not path else t("blocks.empty"))
+    shown = _shown_layers(spec, problems) if not path else list(range(len(children)))
+    for index in shown:
+        entry = children[index]
+        mine = _all_problems(entry, problems)
         label = t("builder.layer_label", index=index + 1, name=plain(entry.name or "?"),
                   type=plain(entry.type), mark=" ⚠" if mine else "")
         with st.expander(label, expanded=bool(mine)):
-            spec = _layer_editor(spec, index, entry, mine)
-    _add_row()
+            spec = _layer_editor(spec, path, index, entry,
+                                 problems.get(entry.name, []) if not entry.layers else mine)
+    blocks.group_row(spec, path, _path_key(path), draft, replace_draft)
+    _add_row(path)
     return spec
 
 

@@ -128,7 +128,10 @@ def io_tab(spec: ModelSpec) -> None:
 
 def save_tab(spec: ModelSpec, ok: bool) -> None:
     ws = workspace()
-    name = st.text_input(t("builder.save_name"), spec.name, key="bld.save_name")
+    if st.session_state.get("bld.save_name_for") != spec.name:
+        st.session_state["bld.save_name"] = spec.name   # the model's name, not a stale one
+        st.session_state["bld.save_name_for"] = spec.name
+    name = st.text_input(t("builder.save_name"), key="bld.save_name")
     saved = models_store.list_specs(ws)
     replace = True
     if name.strip() in saved:

@@ -21,7 +21,8 @@ def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
     if st.session_state.get(CURRENT_SPEC_KEY) is not None:
         sources.insert(0, "builder")
     source = st.radio(t("picker.source"), sources, horizontal=True,
-                      format_func=lambda s: t(f"picker.source.{s}"), key=f"{key}.source")
+                      format_func={s: t(f"picker.source.{s}") for s in sources}.get,
+                      key=f"{key}.source")
     if source == "builder":
         spec = st.session_state[CURRENT_SPEC_KEY]
         st.caption(t("picker.builder_model", name=plain(spec.name)))
@@ -36,5 +37,5 @@ def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
     names = preset_names()
     index = names.index(default_preset) if default_preset in names else 0
     name = st.selectbox(t("picker.preset"), names, index=index, key=f"{key}.preset",
-                        format_func=lambda n: pick(preset_title(n)))
+                        format_func={n: pick(preset_title(n)) for n in names}.get)
     return get_preset(name)

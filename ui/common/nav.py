@@ -29,6 +29,7 @@ PAGES: tuple[PageDef, ...] = (
     PageDef("app_pages/placement.py", "nav.placement", ":material/memory:", "nav.section.foundations"),
     PageDef("app_pages/builder.py", "nav.builder", ":material/account_tree:", "nav.section.models"),
     PageDef("app_pages/weights.py", "nav.weights", ":material/tune:", "nav.section.models"),
+    PageDef("app_pages/custom_code.py", "nav.custom", ":material/code:", "nav.section.models"),
     PageDef("app_pages/train.py", "nav.train", ":material/model_training:", "nav.section.training"),
     PageDef("app_pages/runs.py", "nav.runs", ":material/folder_open:", "nav.section.training"),
     PageDef("app_pages/timing.py", "nav.timing", ":material/timer:", "nav.section.training"),

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from ui.foundations import charts
 from ui.foundations.gradients import gd_tab, tape_tab
+from ui.foundations.pipeline_folders import folder_section
 from ui.foundations.placement_mirrored import mirrored_section
 from ui.foundations.tensors import saving_tab, tensors_tab
 
 __all__ = [
-    "charts", "gd_tab", "mirrored_section", "saving_tab", "tape_tab", "tensors_tab",
+    "charts", "folder_section", "gd_tab", "mirrored_section", "saving_tab", "tape_tab",
+    "tensors_tab",
 ]

@@ -39,6 +39,8 @@ from ui.common import (
     workspace,
 )
 from ui.data import load_with_spinner, pick_dataset
+from ui.training.loop_code import show_loop_code
+from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import fit_problems
 from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 
@@ -117,7 +119,7 @@ def _pick_model(query: dict) -> ModelSpec | None:
 def device_section(batch_size: int, query: dict) -> DeviceChoice:
     """Device radio plus its settings; shows replicas and global/per-replica batch."""
     gpus = devices_report().gpu_count
-    options = list(DEVICE_CHOICES if gpus else ("cpu", "logical"))
+    options = list(DEVICE_CHOICES if gpus else ("cpu", "logical")) + ["cluster"]
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))
     query["device"] = kind
@@ -130,6 +132,10 @@ def device_section(batch_size: int, query: dict) -> DeviceChoice:
         config = {"kind": GPU, "gpus": [int(index)]}
     elif kind == "mirrored":
         config, replicas = {"kind": MIRRORED, "gpus": visible}, len(visible) or gpus
+    elif kind == "cluster":
+        from ui.training.cluster_form import cluster_section
+
+        config, replicas = cluster_section(batch_size, query)
     elif kind == "logical":
         count = kept(st.number_input, t("train.logical_count"), 2, 8, value=2,
                      key="train.logical_count")
@@ -212,10 +218,10 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         schedule = kept(st.selectbox, t("train.schedule"), key="train.schedule",
                         **_options(list(SCHEDULES), "train.sched"))
     with c3:
-        losses = list(LOSSES)
+        losses = list(LOSSES) + custom_losses()
         loss = kept(st.selectbox, t("train.loss"), losses, index=losses.index(loss_default),
                     key=f"train.loss.{task}")
-        metrics = kept(st.multiselect, t("train.metrics"), list(METRICS),
+        metrics = kept(st.multiselect, t("train.metrics"), list(METRICS) + custom_metrics(),
                        default=list(metrics_default), key=f"train.metrics.{task}",
                        placeholder=choose_placeholder(METRICS, many=True))
         seed = kept(st.number_input, t("train.seed"), 0, 2**31 - 1, value=0,
@@ -246,6 +252,7 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
               "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
               "validate_every": int(validate_every), "mixed_precision": bool(mixed),
               "ckpt_prefix": prefix}
+    show_loop_code(config)                      # T1: the GradientTape loop's own code
     if PACING:
         query["pace"] = pace
         config["steps_per_second"] = float(pace) if pace else None
@@ -294,6 +301,7 @@ def setup_form() -> FormResult:
         return result
     body = {"name": spec.name, "spec": spec.to_dict(), "dataset": request.to_dict(),
             "training": training, "device": device.config}
+    body.update(custom_request(spec, training))   # user-written code the run uses
     if weights:
         body["initial_weights"] = str(weights)
     result.request = body

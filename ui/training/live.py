@@ -85,6 +85,7 @@ def _status_line(record: RunRecord) -> None:
     if replicas and not presenter_mode():
         st.caption(t("train.replicas", replicas=replicas, batch=extra.get("batch_size", "-"),
                      per_replica=extra.get("per_replica_batch", "-")))
+    from ui.training.cluster_form import cluster_panel; cluster_panel(record)  # noqa: E702
 
 
 def phase_text(record: RunRecord, waiting: bool) -> str | None:

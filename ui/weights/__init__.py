@@ -5,8 +5,8 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.weights import actions, panels
+from ui.weights import actions, panels, path_browser
 
 __all__ = [
-    "actions", "panels",
+    "actions", "panels", "path_browser",
 ]

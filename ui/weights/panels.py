@@ -162,7 +162,8 @@ def init_panel(table: WeightTable) -> None:
     with left:
         scope = st.radio(t("weights.init.scope"), ["layer", "variable", "model"],
                          horizontal=True, key="weights.init.scope",
-                         format_func=lambda s: t(f"weights.init.scope.{s}"))
+                         format_func={s: t(f"weights.init.scope.{s}") for s in
+                                      ("layer", "variable", "model")}.get)
         if scope == "layer":
             layers = list(dict.fromkeys(v.layer for v in table.variables))
             if st.session_state.get("weights.init.layer") not in layers:
@@ -171,7 +172,7 @@ def init_panel(table: WeightTable) -> None:
         name = st.selectbox(t("weights.init.name"), list(INITIALIZERS),
                             index=list(INITIALIZERS).index("glorot_uniform"),
                             key="weights.init.name",
-                            format_func=lambda n: pick(INITIALIZERS[n].title))
+                            format_func={n: pick(i.title) for n, i in INITIALIZERS.items()}.get)
         for param in INITIALIZERS[name].params:
             st.number_input(t("weights.init.param", name=param.name), value=param.default,
                             min_value=param.minimum, format="%.4f",
@@ -266,7 +267,8 @@ def activations_panel(model: Any) -> None:
         st.info(t("weights.act.no_input"))
         return
     source = st.radio(t("weights.act.source"), ["random", "dataset"], horizontal=True,
-                      key="weights.act.source", format_func=lambda s: t(f"weights.act.{s}"))
+                      key="weights.act.source",
+                      format_func={s: t(f"weights.act.{s}") for s in ("random", "dataset")}.get)
     size = st.slider(t("weights.act.batch"), 8, 256, 64, key="weights.act.batch")
     batch = _dataset_batch(shape, size) if source == "dataset" else None
     if source == "dataset" and batch is None:

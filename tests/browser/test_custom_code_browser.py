@@ -1,0 +1,110 @@
+"""User-written code in a real browser (M8): on a server started with trusted code, the
+Custom code page saves and loads the MSE loss and the accuracy metric templates; the Train
+page lists both, trains with the metric and draws its curve live like a built-in one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.browser.conftest import (
+    _free_port,
+    act_and_wait,
+    _kill_workers,
+    _stop_group,
+    _wait_healthy,
+    choose_option,
+    click_button,
+    settle,
+    wait_charts_drawn,
+)
+from tests.conftest import ROOT
+from tfcore.custom import TRUSTED_ENV
+from ui.common.i18n import catalog
+
+EN = catalog("en")
+METRIC = "SparseCategoricalAccuracy"
+
+# Whether a live chart titled ``name`` draws at least one value, all of them in [0, 1].
+METRIC_DRAWN_JS = """name => [...document.querySelectorAll("[data-testid='stVegaLiteChart']")]
+  .some(el => {
+    const title = [...el.querySelectorAll('g.role-title text')].map(t => t.textContent).join(' ');
+    const values = [...el.querySelectorAll('g.mark-line path')]
+      .flatMap(p => (p.__data__ && p.__data__.mark ? p.__data__.mark.items : []))
+      .map(i => i.datum && i.datum.value).filter(v => typeof v === 'number');
+    return title.includes(name) && values.length > 0 && values.every(v => v >= 0 && v <= 1);
+  })"""
+
+
+@pytest.fixture(scope="module")
+def trusted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own, started with TFLAB_TRUSTED_CODE=1 on 127.0.0.1, with its own
+    workspace (the shared server of the other browser tests runs without trusted code)."""
+    workspace = tmp_path_factory.mktemp("trusted_workspace")
+    log = tmp_path_factory.mktemp("trusted_server") / "streamlit.log"
+    port = _free_port()
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), TFLAB_WARM_WORKER="0")
+    env[TRUSTED_ENV] = "1"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py",
+             "--server.address", "127.0.0.1", "--server.port", str(port),
+             "--server.headless", "true", "--server.fileWatcherType", "none",
+             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        _stop_group(proc)
+        _kill_workers(workspace)
+
+
+def _save_template(page, template: str, name: str) -> None:
+    choose_option(page, EN["custom.template"], EN[f"custom.tpl.{template}"].format(
+        scenario="M8"))
+    click_button(page, EN["custom.use_template"])
+    click_button(page, EN["custom.save"], EN["custom.saved"].split("{")[0] + name)
+
+
+def test_m8_loss_and_metric_written_loaded_trained_and_drawn(trusted_server: str, page,
+                                                             tmp_path: Path) -> None:
+    page.goto(f"{trusted_server}/custom_code?lang=en")
+    settle(page, EN["custom.title"])
+    _save_template(page, "mse_loss", "mse_loss.py")
+    _save_template(page, "sparse_accuracy", "sparse_accuracy.py")
+    table = page.locator("[data-testid='stDataFrame']").first
+    table.wait_for()
+    page.screenshot(path=str(tmp_path / "custom-code.png"), full_page=True)
+
+    page.goto(f"{trusted_server}/train?lang=en&preset=mlp&dataset=digits28&epochs=1"
+              f"&batch=100&pace=20")
+    settle(page, EN["train.title"])
+    loss_box = page.locator("[data-testid='stSelectbox']").filter(has_text=EN["train.loss"])
+    loss_box.first.click()
+    page.keyboard.type("MeanSquared")
+    page.get_by_role("option", name="MeanSquaredError", exact=True).first.wait_for()
+    page.keyboard.press("Escape")
+    metrics = page.locator("[data-testid='stMultiSelect']").filter(
+        has_text=EN["train.metrics"]).first
+
+    def pick_metric() -> None:
+        metrics.locator("input").first.click()     # not the chip already there
+        page.keyboard.type(METRIC)
+        page.get_by_role("option", name=METRIC, exact=True).wait_for()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+
+    act_and_wait(page, pick_metric, metrics.get_by_text(METRIC, exact=True).first,
+                 what=f"choosing the metric {METRIC}")
+    click_button(page, EN["train.start"])
+    wait_charts_drawn(page, at_least=2)
+    page.wait_for_function(METRIC_DRAWN_JS, arg=METRIC, timeout=240_000)
+    page.screenshot(path=str(tmp_path / "custom-metric.png"), full_page=True)

@@ -1,0 +1,132 @@
+"""What the model canvas draws: nodes and edges of a spec, as JSON for the frontend.
+
+Node ids are input and layer names (unique in a valid spec; a duplicate is drawn once) and
+:data:`~tfcore.model.canvas_ops.OUTPUTS` for the model outputs. A Functional model is drawn
+where its ``layout`` says, the rest on layers by depth; a Sequential model is a vertical
+stack (its order is the model). Shapes, counts and problems come from the caller (the
+engine's validation or summary) already as text, so this module needs no Keras.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from tfcore.model.canvas_ops import OUTPUTS, stack_y
+from tfcore.model.catalog import get_type
+from tfcore.model.spec import FUNCTIONAL, ModelSpec
+
+COLUMN = 230.0
+
+
+def _depths(spec: ModelSpec) -> dict[str, int]:
+    """Longest path from an input, for the default layered placement (loops cut)."""
+    by_name = {e.name: e for e in spec.layers}
+    depth: dict[str, int] = {i.name: 0 for i in spec.inputs}
+    visiting: set[str] = set()
+
+    def of(name: str) -> int:
+        if name in depth:
+            return depth[name]
+        entry = by_name.get(name)
+        if entry is None or name in visiting:
+            return 0
+        visiting.add(name)
+        depth[name] = 1 + max((of(s) for s in entry.inputs), default=0)
+        visiting.discard(name)
+        return depth[name]
+
+    for entry in spec.layers:
+        of(entry.name)
+    return depth
+
+
+def default_positions(spec: ModelSpec) -> dict[str, tuple[float, float]]:
+    """Where each node goes without a stored position."""
+    ids = [i.name for i in spec.inputs] + [e.name for e in spec.layers]
+    if spec.kind != FUNCTIONAL:
+        out = {name: (0.0, stack_y(n)) for n, name in enumerate(ids)}
+        out[OUTPUTS] = (0.0, stack_y(len(ids)))
+        return out
+    depth = _depths(spec)
+    rows: dict[int, int] = {}
+    out = {}
+    for name in ids:
+        d = depth.get(name, 0)
+        out[name] = (rows.get(d, 0) * COLUMN, d * 120.0)
+        rows[d] = rows.get(d, 0) + 1
+    out[OUTPUTS] = (0.0, (max(depth.values(), default=0) + 1) * 120.0)
+    return out
+
+
+def graph(spec: ModelSpec, shapes: Mapping[str, str], params: Mapping[str, int | None],
+          problems: Mapping[str, str], title: Callable[[str], str] = str,
+          params_text: Callable[[int], str] = lambda n: f"{n:,} params",
+          outputs_label: str = "outputs") -> dict[str, Any]:
+    """The canvas drawing: ``{"kind", "nodes": [...], "edges": [...]}``.
+
+    Args:
+        shapes: output shape text per input or layer name.
+        params: parameter count per layer name (None: unknown).
+        problems: the message per node name (a red outline, shown on hover).
+        title: a type's label in the reader's language.
+        params_text: a count as text in the reader's language.
+    """
+    functional = spec.kind == FUNCTIONAL
+    base = default_positions(spec)
+    placed = dict(spec.layout) if functional else {}
+    nodes: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def node(name: str, role: str, **extra: Any) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        x, y = placed.get(name, base.get(name, (0.0, 0.0)))
+        nodes.append({"id": name, "name": name, "role": role, "x": x, "y": y,
+                      "problem": problems.get(name, ""), "shape": shapes.get(name, ""),
+                      "draggable": functional or role == "layer",
+                      "deletable": role != "outputs" and (functional or role == "layer"),
+                      **extra})
+
+    for item in spec.inputs:
+        node(item.name, "input", type="Input", title=title("Input"), params="")
+    for entry in spec.layers:
+        kind = get_type(entry.type)
+        count = params.get(entry.name)
+        label = title(entry.type)
+        if entry.layers:
+            label += " [" + ", ".join(c.name for c in entry.layers) + "]"
+        node(entry.name, "layer", type=entry.type, title=label,
+             params="" if count is None else params_text(count), shares=entry.shares,
+             multi=bool(kind and kind.max_inputs > 1))
+    model_problem = problems.get(OUTPUTS, "")
+    nodes.append({"id": OUTPUTS, "name": outputs_label, "role": "outputs",
+                  "x": placed.get(OUTPUTS, base[OUTPUTS])[0],
+                  "y": placed.get(OUTPUTS, base[OUTPUTS])[1], "problem": model_problem,
+                  "shape": "", "title": ", ".join(spec.outputs) if functional else "",
+                  "params": "", "multi": True, "draggable": functional, "deletable": False})
+    return {"kind": spec.kind, "nodes": nodes, "edges": _edges(spec, seen)}
+
+
+def _edges(spec: ModelSpec, ids: set[str]) -> list[dict[str, Any]]:
+    edges: list[dict[str, Any]] = []
+
+    def edge(source: str, target: str, role: str, deletable: bool = True) -> None:
+        if source in ids and (target in ids or target == OUTPUTS):
+            edges.append({"id": f"{role}:{source}->{target}:{len(edges)}", "source": source,
+                          "target": target, "role": role, "deletable": deletable})
+
+    if spec.kind == FUNCTIONAL:
+        for entry in spec.layers:
+            for source in entry.inputs:
+                edge(source, entry.name, "data")
+        for name in spec.outputs:
+            edge(name, OUTPUTS, "data")
+    else:
+        chain = [i.name for i in spec.inputs[:1]] + [e.name for e in spec.layers]
+        for source, target in zip(chain, chain[1:] + [OUTPUTS]):
+            edge(source, target, "data", deletable=False)
+    for entry in spec.layers:
+        if entry.shares:
+            edge(entry.shares, entry.name, "shares")
+    return edges

@@ -1,0 +1,312 @@
+"""Pure edits of a ModelSpec as the model canvas makes them (each returns a new spec).
+
+The canvas draws a spec and sends each gesture as an *event* (a JSON object with an
+``op``); :func:`apply_event` turns it into a spec edit through these operations and
+:mod:`tfcore.model.spec_ops`, so the spec stays the single source of truth. Node ids are the
+input and layer names; the model outputs are one node, :data:`OUTPUTS`.
+
+* ``connect``: a layer's output into another's input. A merge (``max_inputs`` > 1) gains an
+  input; a single-input layer that already has one is *applied again*: a re-use entry
+  (``shares``) is created on the new input, drawn with a dashed "shares" edge. Into
+  :data:`OUTPUTS`: the layer becomes a model output.
+* ``disconnect``: an input edge, an output edge, or a "shares" edge (the re-use becomes a
+  layer of its own with the owner's settings).
+* ``delete``: layers (with their re-uses) and inputs, with every reference to them.
+* Positions live in the spec's ``layout``; a Sequential model is a vertical stack whose
+  order is changed by ``reorder``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Mapping
+
+from tfcore.errors import SpecError
+from tfcore.model import spec_ops
+from tfcore.model.catalog import get_type
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec, parse_layout
+
+OUTPUTS = "__outputs__"
+"""The node id of the model outputs (never a layer name: names are identifiers)."""
+NEW_INPUT = "__input__"
+"""The palette's pseudo type that adds a model input."""
+OPS = ("add", "connect", "delete", "move", "reorder", "select", "undo", "redo", "group",
+       "ungroup")
+
+
+def _error(message: str, key: str, **params: Any) -> SpecError:
+    return SpecError(message, key=key, params=params)
+
+
+def _names(spec: ModelSpec) -> tuple[set[str], dict[str, int]]:
+    return {i.name for i in spec.inputs}, {e.name: n for n, e in enumerate(spec.layers)}
+
+
+def _need_node(spec: ModelSpec, name: Any, outputs_ok: bool = False) -> str:
+    inputs, layers = _names(spec)
+    if isinstance(name, str) and (name in inputs or name in layers
+                                  or (outputs_ok and name == OUTPUTS)):
+        return name
+    raise _error(f"There is no node {name!r} on the canvas.", "canvas.no_node",
+                 name=str(name)[:100])
+
+
+def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
+                 y: float = 0.0) -> tuple[ModelSpec, str]:
+    """Add a layer of a catalog type dropped at (x, y); return the spec and its name.
+
+    Functional: the layer is not connected yet (connect it on the canvas). Sequential: it
+    is inserted in the stack where it was dropped.
+
+    Raises:
+        SpecError: the type is not in the catalog (``canvas.unknown_type``).
+    """
+    if type_name == NEW_INPUT:
+        return add_input(spec, x, y)
+    if not isinstance(type_name, str) or get_type(type_name) is None:
+        raise _error(f"{str(type_name)[:100]!r} is not a layer type.", "canvas.unknown_type",
+                     type=str(type_name)[:100])
+    layer = spec_ops.new_layer(spec, type_name)
+    if spec.kind == SEQUENTIAL:
+        index = sum(1 for n in range(len(spec.layers)) if stack_y(n + 1) < y)
+        layers = list(spec.layers)
+        layers.insert(index, layer)
+        return replace(spec, layers=tuple(layers)), layer.name
+    spec = replace(spec, layers=spec.layers + (layer,))
+    return move(spec, {layer.name: (x, y)}), layer.name
+
+
+def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpec, str]:
+    """A new model input (Functional; a Sequential model has at most one) shaped like the
+    first input."""
+    if spec.kind == SEQUENTIAL and spec.inputs:
+        raise _error("A Sequential model has one input.", "canvas.one_input")
+    name = spec_ops.unique_name(spec, "input")
+    shape = spec.inputs[0].shape if spec.inputs else (None,)
+    spec = replace(spec, inputs=spec.inputs + (InputSpec(name, shape),))
+    return move(spec, {name: (x, y)}), name
+
+
+def _ancestors(spec: ModelSpec, name: str) -> set[str]:
+    by_name = {e.name: e for e in spec.layers}
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        entry = by_name.get(todo.pop())
+        for source in entry.inputs if entry else ():
+            if source not in seen:
+                seen.add(source)
+                todo.append(source)
+    return seen
+
+
+def connect(spec: ModelSpec, source: str, target: str) -> ModelSpec:
+    """Connect ``source``'s output to ``target``'s input (see the module doc).
+
+    Raises:
+        SpecError: an unknown node, an edge into an input, a loop (``canvas.cycle``), or a
+            merge that has all the inputs it takes (``canvas.full``).
+    """
+    if spec.kind != FUNCTIONAL:
+        return spec      # a Sequential model is wired by its order
+    source = _need_node(spec, source)
+    target = _need_node(spec, target, outputs_ok=True)
+    if target == OUTPUTS:
+        return spec if source in spec.outputs else replace(spec,
+                                                           outputs=spec.outputs + (source,))
+    inputs, layers = _names(spec)
+    if target in inputs:
+        raise _error(f"{target} is a model input: nothing flows into it.", "canvas.into_input",
+                     name=target)
+    entry = spec.layers[layers[target]]
+    if source in entry.inputs:
+        return spec
+    kind = get_type(entry.type)
+    most = kind.max_inputs if kind else 1
+    if len(entry.inputs) < most:
+        if source == target or target in _ancestors(spec, source):
+            raise _error(f"Connecting {source} to {target} would make a loop.",
+                         "canvas.cycle", source=source, target=target)
+        return spec_ops.set_layer(spec, layers[target], inputs=entry.inputs + (source,))
+    if most > 1:
+        raise _error(f"{target} takes at most {most} inputs.", "canvas.full", name=target,
+                     count=most)
+    owner = entry.shares or entry.name
+    reuse = LayerSpec(spec_ops.unique_name(spec, f"{owner}_again"), entry.type, shares=owner,
+                      inputs=(source,))
+    spec = replace(spec, layers=spec.layers + (reuse,))
+    x, y = spec.layout.get(target, (0.0, 0.0))
+    return move(spec, {reuse.name: (x + 230, y)})
+
+
+def disconnect(spec: ModelSpec, source: str, target: str, role: str = "data") -> ModelSpec:
+    """Remove one edge: an input of a layer, an output, or a "shares" link."""
+    inputs, layers = _names(spec)
+    if role == "shares":
+        if target not in layers:
+            return spec
+        entry = spec.layers[layers[target]]
+        if not entry.shares:
+            return spec
+        owner = spec.layers[layers[entry.shares]] if entry.shares in layers else None
+        return spec_ops.set_layer(spec, layers[target], shares=None,
+                                  config=dict(owner.config) if owner else {})
+    if spec.kind != FUNCTIONAL:
+        return spec
+    if target == OUTPUTS:
+        return replace(spec, outputs=tuple(o for o in spec.outputs if o != source))
+    if target not in layers:
+        return spec
+    entry = spec.layers[layers[target]]
+    kept = list(entry.inputs)
+    if source in kept:
+        kept.remove(source)
+    return spec_ops.set_layer(spec, layers[target], inputs=tuple(kept))
+
+
+def delete(spec: ModelSpec, nodes: Iterable[str] = (),
+           edges: Iterable[Mapping[str, Any]] = ()) -> ModelSpec:
+    """Delete edges, then nodes: a layer goes with its re-uses and every reference to it
+    (inputs, outputs, layout); an input with the references to it. The outputs node and
+    unknown names are left alone."""
+    for edge in edges:
+        if isinstance(edge, Mapping):
+            spec = disconnect(spec, str(edge.get("source")), str(edge.get("target")),
+                              str(edge.get("role", "data")))
+    gone = {n for n in nodes if isinstance(n, str) and n != OUTPUTS}
+    gone |= {e.name for e in spec.layers if e.shares in gone}
+    for name in gone:
+        inputs, layers = _names(spec)
+        if name in layers:
+            spec = spec_ops.remove_layer(spec, layers[name])
+        elif name in inputs:
+            spec = replace(spec, inputs=tuple(i for i in spec.inputs if i.name != name),
+                           layers=tuple(replace(e, inputs=tuple(s for s in e.inputs
+                                                                if s != name))
+                                        for e in spec.layers),
+                           outputs=tuple(o for o in spec.outputs if o != name))
+    return replace(spec, layout={k: v for k, v in spec.layout.items() if k not in gone})
+
+
+def move(spec: ModelSpec, positions: Mapping[str, Any]) -> ModelSpec:
+    """Store canvas positions of known nodes (bad values and unknown names are ignored)."""
+    inputs, layers = _names(spec)
+    known = inputs | set(layers) | {OUTPUTS}
+    new = parse_layout({k: list(v) if isinstance(v, tuple) else v
+                        for k, v in dict(positions).items() if k in known})
+    if not new:
+        return spec
+    layout = {k: v for k, v in spec.layout.items() if k in known}
+    layout.update(new)
+    return replace(spec, layout=layout)
+
+
+def reorder(spec: ModelSpec, name: str, index: int) -> ModelSpec:
+    """Move a top-level layer to position ``index`` (clamped) of the stack."""
+    _, layers = _names(spec)
+    if name not in layers or not isinstance(index, int) or isinstance(index, bool):
+        return spec
+    items = list(spec.layers)
+    entry = items.pop(layers[name])
+    items.insert(max(0, min(index, len(items))), entry)
+    return replace(spec, layers=tuple(items))
+
+
+def drop_in_stack(spec: ModelSpec, name: str, y: float) -> ModelSpec:
+    """A layer of a Sequential stack dragged to height ``y``: it goes after every other
+    layer drawn above that height."""
+    index = sum(1 for n, e in enumerate(spec.layers) if e.name != name and stack_y(n + 1) < y)
+    return reorder(spec, name, index)
+
+
+def rename(spec: ModelSpec, old: str, new: str) -> ModelSpec:
+    """:func:`spec_ops.rename`, and the node keeps its place on the canvas."""
+    spec = spec_ops.rename(spec, old, new)
+    if old in spec.layout:
+        layout = dict(spec.layout)
+        layout[new] = layout.pop(old)
+        spec = replace(spec, layout=layout)
+    return spec
+
+
+def set_config(spec: ModelSpec, name: str, config: Mapping[str, Any]) -> ModelSpec:
+    """Replace the parameters of a top-level layer."""
+    _, layers = _names(spec)
+    if name not in layers:
+        return spec
+    return spec_ops.set_layer(spec, layers[name], config=dict(config))
+
+
+def group(spec: ModelSpec, names: Iterable[str]) -> ModelSpec:
+    """:func:`spec_ops.group_into_block` at the first layer's place on the canvas."""
+    names = [n for n in names if isinstance(n, str) and n not in (OUTPUTS,)]
+    firsts = [spec.layout[n] for n in names if n in spec.layout]
+    spec_before = spec
+    spec = spec_ops.group_into_block(spec, names)
+    block = next(e.name for e in spec.layers if e.name not in
+                 {x.name for x in spec_before.layers})
+    return move(spec, {block: firsts[0]}) if firsts else spec
+
+
+def ungroup(spec: ModelSpec, name: str) -> ModelSpec:
+    return spec_ops.ungroup(spec, name)
+
+
+STACK_STEP = 110.0
+
+
+def stack_y(index: int) -> float:
+    """The y of the index-th node of a Sequential stack (0 is the input)."""
+    return index * STACK_STEP
+
+
+def _bad_event(event: Any) -> SpecError:
+    return _error(f"Not a canvas event: {str(event)[:200]}", "canvas.bad_event",
+                  event=str(event)[:200])
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return 0.0
+
+
+def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
+    """Apply one canvas event (``add``, ``connect``, ``delete``, ``move``, ``reorder``,
+    ``group``, ``ungroup``); ``select``, ``undo`` and ``redo`` are the page's and change
+    nothing here.
+
+    Raises:
+        SpecError: a malformed event (``canvas.bad_event``) or an edit the model refuses;
+            the spec is then unchanged.
+    """
+    if not isinstance(event, Mapping) or event.get("op") not in OPS:
+        raise _bad_event(event)
+    op = event["op"]
+    if op == "add":
+        return add_node(spec, event.get("type"), _number(event.get("x")),
+                            _number(event.get("y")))[0]
+    if op == "connect":
+        return connect(spec, event.get("source"), event.get("target"))
+    if op == "delete":
+        nodes, edges = event.get("nodes", []), event.get("edges", [])
+        if not isinstance(nodes, list) or not isinstance(edges, list):
+            raise _bad_event(event)
+        return delete(spec, nodes, edges)
+    if op == "move":
+        positions = event.get("positions")
+        if not isinstance(positions, Mapping):
+            raise _bad_event(event)
+        return move(spec, positions)
+    if op == "reorder":
+        if "y" in event:       # dropped at a height of the stack
+            return drop_in_stack(spec, event.get("name"), _number(event.get("y")))
+        return reorder(spec, event.get("name"), event.get("index"))
+    if op == "group":
+        names = event.get("names")
+        if not isinstance(names, list):
+            raise _bad_event(event)
+        return group(spec, names)
+    if op == "ungroup":
+        return ungroup(spec, _need_node(spec, event.get("name")))
+    return spec

@@ -1,0 +1,214 @@
+"""The builder's Canvas mode: events from the canvas applied as spec edits, then the canvas
+redrawn from the spec, beside the side panel (the selected node's form) and the summary,
+problems and code panels of the forms mode."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from tfcore.errors import TFLabError
+from tfcore.model import (
+    CATEGORIES,
+    FUNCTIONAL,
+    KINDS,
+    ModelSpec,
+    ModelSummary,
+    canvas_graph,
+    canvas_ops,
+    layer_types,
+    spec_ops,
+    summarize,
+)
+from ui.builder import DRAFT, labels, panels, problem_text, replace_draft
+from ui.canvas import history
+from ui.canvas.component import KEY, model_canvas
+from ui.canvas.side import SELECTED, side_panel
+from ui.common import CURRENT_SPEC_KEY, catalog, current_lang, pick, plain, plain_params, t
+
+MODE, ACK, REV, ERROR = "bld.mode", "canvas.ack", "canvas.rev", "canvas.error"
+HEIGHT = 620
+
+
+def canvas_mode() -> bool:
+    """The Forms/Canvas switch; in Canvas mode draw the whole editor and return True (the
+    page then stops), else return False (the page draws its forms)."""
+    modes = ["forms", "canvas"]
+    mode = st.radio(t("canvas.mode"), modes, horizontal=True, key=MODE,
+                    format_func=labels({m: t(f"canvas.mode.{m}") for m in modes}))
+    if mode != "canvas":
+        return False
+    _page()
+    return True
+
+
+def _edited(spec: ModelSpec) -> None:
+    """A canvas edit: a new draft, a history step, widgets re-read the spec."""
+    replace_draft(spec)
+    history.record(spec)
+    st.session_state[REV] = st.session_state.get(REV, 0) + 1
+
+
+def _apply_events() -> None:
+    value = st.session_state.get(KEY)
+    if not isinstance(value, dict) or not isinstance(value.get("events"), list):
+        return
+    token = str(value.get("token", ""))
+    ack = st.session_state.get(ACK) or {}
+    done = ack.get("seq", 0) if ack.get("token") == token else 0
+    for event in value["events"]:
+        seq = event.get("seq") if isinstance(event, dict) else None
+        if not isinstance(seq, int) or seq <= done:
+            continue
+        done = seq
+        _apply(event)
+    st.session_state[ACK] = {"token": token, "seq": done}
+
+
+def _apply(event: dict) -> None:
+    op = event.get("op")
+    if op == "select":
+        name = event.get("name")
+        st.session_state[SELECTED] = name if isinstance(name, str) else None
+        return
+    if op in ("undo", "redo"):
+        spec = history.step(-1 if op == "undo" else 1)
+        if spec is not None:
+            replace_draft(spec)
+            st.session_state[REV] = st.session_state.get(REV, 0) + 1
+        return
+    spec = st.session_state[DRAFT]
+    try:
+        new = canvas_ops.apply_event(spec, event)
+    except TFLabError as exc:
+        st.session_state[ERROR] = exc
+        return
+    if new != spec:
+        if op == "add":
+            added = [e.name for e in new.layers if e.name not in {x.name for x in spec.layers}]
+            added += [i.name for i in new.inputs if i not in spec.inputs]
+            st.session_state[SELECTED] = added[0] if added else None
+        _edited(new)
+
+
+def _error_text(exc: TFLabError) -> str:
+    if exc.key not in catalog(current_lang()):
+        return plain(exc.message)
+    try:
+        return t(exc.key, **plain_params(exc.params))
+    except (KeyError, IndexError, ValueError):
+        return plain(exc.message)
+
+
+def _palette(spec: ModelSpec) -> list[dict[str, Any]]:
+    families = []
+    if spec.kind == FUNCTIONAL:
+        families.append({"family": "model", "label": t("canvas.family.model"), "open": True,
+                         "types": [{"name": canvas_ops.NEW_INPUT,
+                                    "label": t("canvas.new_input")}]})
+    for category in CATEGORIES:
+        types = [{"name": n, "label": pick(lt.title)} for n, lt in layer_types().items()
+                 if lt.category == category]
+        if types:
+            families.append({"family": category, "label": t(f"builder.category.{category}"),
+                             "open": category == "core", "types": types})
+    return families
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def node_problems(spec: ModelSpec, summary: ModelSummary) -> dict[str, str]:
+    """The first problem of each node, as plain text (the hover title and red outline);
+    the model's missing outputs go to the outputs node."""
+    ids = {i.name for i in spec.inputs} | {e.name for e in spec.layers}
+    out: dict[str, str] = {}
+    for problem in summary.problems:
+        where = problem.location if problem.location in ids else (
+            canvas_ops.OUTPUTS if problem.field == "outputs" else None)
+        if where and where not in out:
+            out[where] = _unescape(problem_text(problem))
+    return out
+
+
+def _graph(spec: ModelSpec, summary: ModelSummary) -> dict[str, Any]:
+    shapes = {r.name: r.output_shape for r in summary.rows}
+    for item in spec.inputs:
+        shapes[item.name] = "(None, " + ", ".join("None" if d is None else str(d)
+                                                   for d in item.shape) + ")"
+    params = {r.name: r.params for r in summary.rows}
+    titles = {n: pick(lt.title) for n, lt in layer_types().items()}
+    return canvas_graph.graph(spec, shapes, params, node_problems(spec, summary),
+                              title=lambda n: titles.get(n, n) if n != "Input"
+                              else t("canvas.input"),
+                              params_text=lambda n: t("canvas.params", count=f"{n:,}"),
+                              outputs_label=t("canvas.outputs"))
+
+
+def _convert_kind() -> None:
+    spec = spec_ops.convert_kind(st.session_state[DRAFT], st.session_state["cnv.kind"])
+    _edited(spec)
+
+
+def _page() -> None:
+    history.sync(st.session_state[DRAFT])
+    _apply_events()
+    spec: ModelSpec = st.session_state[DRAFT]
+    if st.session_state.get("cnv.kind") != spec.kind:
+        st.session_state["cnv.kind"] = spec.kind
+    st.radio(t("builder.kind"), KINDS, horizontal=True, key="cnv.kind",
+             on_change=_convert_kind,
+             format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
+    error = st.session_state.pop(ERROR, None)
+    if error is not None:
+        st.warning(_error_text(error), icon=":material/block:")
+    names = {i.name for i in spec.inputs} | {e.name for e in spec.layers} | {
+        canvas_ops.OUTPUTS}
+    selected = st.session_state.get(SELECTED)
+    selected = selected if selected in names else None
+    left, right = st.columns([5, 3], gap="medium")
+    with right:       # the form first: its edit is drawn on the canvas in the same run
+        new, box = side_panel(spec, selected, st.session_state.get(REV, 0))
+    if new != spec:
+        spec = new
+        replace_draft(spec)
+        history.record(spec)
+    summary = summarize(replace(spec, layout={}))
+    if summary.ok:
+        st.session_state[CURRENT_SPEC_KEY] = spec
+    with box:
+        for problem in summary.problems:
+            if problem.location == selected:
+                st.error(problem_text(problem), icon=":material/error:")
+    with right:
+        panels.problems_panel(summary)
+        st.subheader(t("builder.summary"))
+        panels.summary_table(summary)
+    with left:
+        model_canvas(graph=_graph(spec, summary), palette=_palette(spec),
+                     labels=_labels(), selected=selected, rev=st.session_state.get(REV, 0),
+                     ack=st.session_state.get(ACK), can_undo=history.can(-1),
+                     can_redo=history.can(1), height=HEIGHT,
+                     status=t("canvas.status", total=f"{summary.total:,}",
+                              count=len(spec.layers)))
+    code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"),
+                              t("builder.tab.save")])
+    good = st.session_state.get(CURRENT_SPEC_KEY)
+    shown = spec if summary.ok or good is None else good
+    with code:
+        if shown is not spec:
+            st.caption(t("builder.last_good", name=plain(shown.name)))
+        panels.code_tab(shown)
+    with io:
+        panels.io_tab(spec)
+    with save:
+        panels.save_tab(spec, summary.ok)
+
+
+def _labels() -> dict[str, str]:
+    keys = ("search", "drag_hint", "auto_layout", "undo", "redo", "shares", "empty", "group")
+    return {k: t(f"canvas.{k}") for k in keys}
