@@ -40,3 +40,23 @@ def test_a_rewritten_file_is_folded_from_the_start(tmp_path: Path) -> None:
     _append(path, [{"step": 3, "split": "train", "loss": 2.0}])
     digest = metrics_digest(path)
     assert digest.last_step == 3 and digest.final == {"train/loss": 2.0}
+
+
+def test_run_curves_are_built_once_per_content_and_follow_appends(tmp_path: Path) -> None:
+    from tfcore.rundir import RunWriter
+    from tfcore.runs import run_curves
+
+    writer = RunWriter.create(tmp_path, {"name": "c", "spec": {}, "training": {}})
+    run_id = writer.paths.root.name
+    with writer.metrics_writer() as out:
+        for step in range(1, 6):
+            out.append({"step": step, "split": "train", "loss": 1.0 / step})
+    first = run_curves(tmp_path, [run_id], "loss", ("train",))
+    first["label"] = "mine"                          # a caller adding a column
+    again = run_curves(tmp_path, [run_id], "loss", ("train",))
+    assert "label" not in again.columns and list(again["step"]) == [1, 2, 3, 4, 5]
+    assert again["value"].to_numpy().base is first["value"].to_numpy().base   # not rebuilt
+    with writer.metrics_writer() as out:
+        out.append({"step": 6, "split": "train", "loss": 0.1})
+    grown = run_curves(tmp_path, [run_id], "loss", ("train",))
+    assert list(grown["step"]) == [1, 2, 3, 4, 5, 6] and grown["value"].iloc[-1] == 0.1

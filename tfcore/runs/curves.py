@@ -5,6 +5,7 @@ Pure functions over ``metrics.jsonl`` records; they return pandas frames that a 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -43,16 +44,43 @@ def smooth(values: np.ndarray, weight: float) -> np.ndarray:
     return out
 
 
+_MEMO: dict[tuple, tuple[tuple, pd.DataFrame]] = {}     # arguments -> (records seen, frame)
+_MEMO_LOCK = threading.Lock()
+MEMO_SIZE = 256
+
+
 def run_curves(runs_root: Path | str, run_ids: Iterable[str], metric: str = "loss",
                splits: Iterable[str] = ("train", "val"), smoothing: float = 0.0,
                max_age: float = 0.0) -> pd.DataFrame:
     """One row per logged point: run, split, step, time (seconds since start), value,
     smoothed value. ``max_age``: a growing file may be read as it was up to that many
-    seconds ago (one snapshot per interval for every page that draws it)."""
+    seconds ago (one snapshot per interval for every page that draws it).
+
+    Built once per content for the whole process: while every run's records are the same
+    objects (the incremental metrics cache returns the same chunk for an unchanged file or
+    snapshot) the frame built last time is returned, as a shallow copy the caller may add
+    columns to."""
     store = RunStore(Path(runs_root))
+    run_ids, splits = tuple(run_ids), tuple(splits)
+    chunks = tuple(store.metrics(run_id, max_age=max_age).records for run_id in run_ids)
+    key = (str(runs_root), run_ids, metric, splits, smoothing)
+    with _MEMO_LOCK:
+        hit = _MEMO.get(key)
+    if hit is not None and len(hit[0]) == len(chunks) and all(
+            a is b for a, b in zip(hit[0], chunks)):
+        return hit[1].copy(deep=False)
+    frame = _curves(run_ids, chunks, metric, splits, smoothing)
+    with _MEMO_LOCK:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = (chunks, frame)
+    return frame.copy(deep=False)
+
+
+def _curves(run_ids: tuple[str, ...], chunks: tuple, metric: str, splits: tuple[str, ...],
+            smoothing: float) -> pd.DataFrame:
     frames = []
-    for run_id in run_ids:
-        records = store.metrics(run_id, max_age=max_age).records
+    for run_id, records in zip(run_ids, chunks):
         for split in splits:
             rows = [r for r in records if r.get("split", "train") == split
                     and isinstance(r.get(metric), (int, float))]

@@ -238,8 +238,9 @@ def diff_tab(listing: CheckpointList, run_dir: Path) -> None:
                                      "relative": t("runs.diff.col.relative")})
         st.dataframe(shown.drop(columns=["key"]), hide_index=True, width="stretch")
         model_rows = rows[rows["relative"].notna() & (rows["shape"] != "[]")]
-        if not model_rows.empty:
-            cached_chart(("runs.diff", frame_digest(model_rows)),
+        if not model_rows.empty:      # keyed on what the rows come from: no hashing per run
+            cached_chart(("runs.diff", str(listing.get(a).prefix), str(listing.get(b).prefix),
+                          _ckpt_stamp(run_dir), current_lang()),
                          lambda: charts.diff_chart(model_rows))
 
 
