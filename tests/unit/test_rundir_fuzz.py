@@ -71,7 +71,7 @@ def test_damaged_run_is_listed_with_its_problem_and_isolated(
     # the queue: the waiting run still starts
     started = []
 
-    def fake_launch(paths):
+    def fake_launch(paths, running=None):
         started.append(paths.run_id)
         RunWriter(paths).set_status(state=RUNNING, pid=os.getpid())
         return os.getpid()
