@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tfcore.errors import RunError
-from tfcore.rundir import FAILED, FINISHED, STOPPED, RunPaths, RunWriter
+from tfcore.rundir import FAILED, FINISHED, RunPaths, RunWriter
 from tfcore.training.callbacks import (
-    STOP_NAN,
-    STOP_REQUEST,
     CheckpointSaver,
     Heartbeat,
     MetricsLogger,
@@ -35,7 +33,15 @@ from tfcore.training.cluster_sync import (
     remove_backup,
     restore_tape_backup,
 )
-from tfcore.training.worker import _build, _load_data, _tiny_parameters, build_in_scope
+from tfcore.training.worker import (
+    _build,
+    _load_data,
+    _tiny_parameters,
+    build_in_scope,
+    nan_error,
+    result_fields,
+    run_loop,
+)
 
 
 class Folders:
@@ -61,7 +67,7 @@ def train_cluster(paths: RunPaths | None, writer: RunWriter | None, request: dic
     from tfcore.training.analysis import write_analysis
     from tfcore.training.config import TrainConfig, steps_per_epoch
     from tfcore.training.evaluate import evaluate_split
-    from tfcore.training.loops import LOOPS, TrainData, compile_for_fit
+    from tfcore.training.loops import TrainData, compile_for_fit
 
     chief = writer is not None
     status = writer.set_status if chief else (lambda **_: None)
@@ -133,29 +139,17 @@ def train_cluster(paths: RunPaths | None, writer: RunWriter | None, request: dic
                per_replica_batch=max(1, config.batch_size // max(1, replicas)),
                replicas=replicas, shard_policy=SHARD_POLICY,
                backup_step=backup_at if from_backup else None)
-    listeners.on_train_start(state)
-    try:
-        LOOPS[config.loop](model, data, config, strategy, state, listeners, optimizer)
-    finally:
-        outcome = {None: FINISHED, STOP_REQUEST: STOPPED, STOP_NAN: FAILED}[state.stop_reason]
-        listeners.on_train_end(state, outcome)
+    outcome = run_loop(model, data, config, strategy, state, listeners, optimizer)
     if outcome == FINISHED:
         remove_backup(folders.backup_write)
     if not chief:
         if outcome == FINISHED:                 # keep log.txt; exit.json comes next
             remove_backup(scratch / "ckpt")
         return {}
-    fields: dict[str, Any] = {"step": state.step, "epoch": state.epoch,
-                              "samples_per_sec": round(state.samples_per_sec, 2),
-                              "elapsed": round(state.elapsed, 2),
-                              "last": dict(state.last_logs), "last_val": dict(state.last_val)}
+    fields = result_fields(state)
     if outcome == FAILED:
         logger.close()
-        loss = state.last_logs.get("loss")
-        raise RunError(f"The loss became {loss} at step {state.step}; training stopped. "
-                       f"Try a smaller learning rate (now {config.learning_rate}).",
-                       key="train.err.nan", params={"step": state.step, "loss": str(loss),
-                                                    "lr": config.learning_rate})
+        raise nan_error(state, config)
     plain = _plain_copy(request, bundle, model, config, total, spe)
     if outcome == FINISHED:
         status(phase="evaluating")

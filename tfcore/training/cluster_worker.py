@@ -25,6 +25,7 @@ from pathlib import Path
 from tfcore.errors import TFLabError
 from tfcore.jsonio import atomic_write_json, now_iso
 from tfcore.training.cluster import CLUSTER_DIR, read_cluster_file, tf_config
+from tfcore.training.worker import fail_status
 
 
 # A collective op that lost its peer: the cluster is restarted, the run has not failed.
@@ -38,17 +39,6 @@ def scratch_folder(run_dir: Path | None, run_id: str, index: int) -> Path:
     if run_dir is not None and run_dir.exists():
         return run_dir / CLUSTER_DIR / f"worker-{index}"
     return Path(tempfile.gettempdir()) / f"tflab-{run_id}" / f"worker-{index}"
-
-
-def _fail_status(writer, exc: BaseException, started: float) -> None:
-    from tfcore.rundir import FAILED
-
-    key = exc.key if isinstance(exc, TFLabError) else None
-    params = exc.params if isinstance(exc, TFLabError) else {}
-    message = exc.message if isinstance(exc, TFLabError) else f"{type(exc).__name__}: {exc}"
-    writer.set_status(state=FAILED, message=message, error_key=key, error_params=params,
-                      traceback=traceback.format_exc(), ended=now_iso(),
-                      wall_seconds=round(time.time() - started, 2), phase=None)
 
 
 def run(cluster_file: Path, index: int, run_dir: Path | None) -> int:
@@ -120,7 +110,7 @@ def run(cluster_file: Path, index: int, run_dir: Path | None) -> int:
                 writer.set_status(phase="lost_worker", message=f"a worker was lost: "
                                   f"{type(exc).__name__}; restarting from the backup")
         elif chief:
-            _fail_status(writer, exc, started)
+            fail_status(writer, exc, started)
         print(traceback.format_exc(), file=sys.stderr, flush=True)
     finally:
         if chief:

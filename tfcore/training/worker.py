@@ -141,26 +141,11 @@ def train_run(paths: RunPaths, writer: RunWriter, request: dict, device: DeviceC
                       notes=notes, phase="training", phase_checkpoint=None,
                       batch_size=config.batch_size,
                       per_replica_batch=max(1, config.batch_size // max(1, replicas)))
-    from tfcore.training.loops import LOOPS
-
-    listeners.on_train_start(state)
-    try:
-        LOOPS[config.loop](model, data, config, strategy, state, listeners, optimizer)
-    finally:
-        outcome = {None: FINISHED, STOP_REQUEST: STOPPED, STOP_NAN: FAILED}[state.stop_reason]
-        listeners.on_train_end(state, outcome)
-    fields: dict[str, Any] = {"step": state.step, "epoch": state.epoch,
-                              "samples_per_sec": round(state.samples_per_sec, 2),
-                              "elapsed": round(state.elapsed, 2),
-                              "last": {k: v for k, v in state.last_logs.items()},
-                              "last_val": dict(state.last_val)}
+    outcome = run_loop(model, data, config, strategy, state, listeners, optimizer)
+    fields = result_fields(state)
     if outcome == FAILED:
-        loss = state.last_logs.get("loss")
         logger.close()
-        raise RunError(f"The loss became {loss} at step {state.step}; training stopped. "
-                       f"Try a smaller learning rate (now {config.learning_rate}).",
-                       key="train.err.nan", params={"step": state.step, "loss": str(loss),
-                                                    "lr": config.learning_rate})
+        raise nan_error(state, config)
     if outcome == FINISHED:
         writer.set_status(phase="evaluating")
         test = evaluate_split(model, bundle.x_test, bundle.y_test, config)
@@ -211,12 +196,7 @@ def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
                           ended=now_iso())
     except BaseException as exc:  # noqa: BLE001 - every failure must end in status.json
         code = 1
-        key = exc.key if isinstance(exc, TFLabError) else None
-        params = exc.params if isinstance(exc, TFLabError) else {}
-        message = exc.message if isinstance(exc, TFLabError) else f"{type(exc).__name__}: {exc}"
-        writer.set_status(state=FAILED, message=message, error_key=key, error_params=params,
-                          traceback=traceback.format_exc(), ended=now_iso(),
-                          wall_seconds=round(time.time() - started, 2), phase=None)
+        fail_status(writer, exc, started)
         print(traceback.format_exc(), file=sys.stderr)
     finally:
         try:
@@ -225,6 +205,48 @@ def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
             pass
     _advance_queue(paths.root.parent)
     return code
+
+
+def run_loop(model: Any, data: Any, config: Any, strategy: Any, state: Any, listeners: Any,
+             optimizer: Any) -> str:
+    """Train with the configured loop; returns the outcome (finished, stopped, failed) after
+    the listeners heard it, whatever ended the loop."""
+    from tfcore.training.loops import LOOPS
+
+    listeners.on_train_start(state)
+    try:
+        LOOPS[config.loop](model, data, config, strategy, state, listeners, optimizer)
+    finally:
+        outcome = {None: FINISHED, STOP_REQUEST: STOPPED, STOP_NAN: FAILED}[state.stop_reason]
+        listeners.on_train_end(state, outcome)
+    return outcome
+
+
+def result_fields(state: Any) -> dict[str, Any]:
+    """What status.json records of a run's training when it ends."""
+    return {"step": state.step, "epoch": state.epoch,
+            "samples_per_sec": round(state.samples_per_sec, 2),
+            "elapsed": round(state.elapsed, 2),
+            "last": dict(state.last_logs), "last_val": dict(state.last_val)}
+
+
+def nan_error(state: Any, config: Any) -> RunError:
+    """The located error of a loss that became NaN or infinite."""
+    loss = state.last_logs.get("loss")
+    return RunError(f"The loss became {loss} at step {state.step}; training stopped. "
+                    f"Try a smaller learning rate (now {config.learning_rate}).",
+                    key="train.err.nan", params={"step": state.step, "loss": str(loss),
+                                                 "lr": config.learning_rate})
+
+
+def fail_status(writer: Any, exc: BaseException, started: float) -> None:
+    """Record a failure in status.json: its message and key, the traceback, the wall time."""
+    key = exc.key if isinstance(exc, TFLabError) else None
+    params = exc.params if isinstance(exc, TFLabError) else {}
+    message = exc.message if isinstance(exc, TFLabError) else f"{type(exc).__name__}: {exc}"
+    writer.set_status(state=FAILED, message=message, error_key=key, error_params=params,
+                      traceback=traceback.format_exc(), ended=now_iso(),
+                      wall_seconds=round(time.time() - started, 2), phase=None)
 
 
 def build_in_scope(strategy: Any, request: Mapping[str, Any], bundle: Any, config: Any,
