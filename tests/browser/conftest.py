@@ -39,6 +39,7 @@ from tests.browser.waits import (  # noqa: F401 - re-exported for the tests
     wait_for_app,
     wait_idle,
 )
+from tests.browser.choices import click_chip, pick_option  # noqa: F401 - re-exported
 from tests.conftest import ROOT
 
 CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")

@@ -1,16 +1,18 @@
 """The model canvas in a real browser, with real mouse gestures (mouse down/move/up) and no
-typing except numbers: the MLP from an empty canvas (79,510 parameters) and undo three
-steps; a Functional model with a branch, an Add merge and a shared layer whose exported
-code runs; in English and Chinese."""
+typing except numbers (lists and chips are clicked): the MLP from an empty canvas (79,510
+parameters) and undo three steps; a Functional model with a branch, an Add merge and a
+shared layer whose exported code runs; two layers grouped into a block, the block opened
+and a layer dropped inside it; in English and Chinese."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.browser.conftest import (
-    choose_option,
     click_and_wait,
+    click_chip,
     fill_and_wait,
+    pick_option,
     select_tab,
     wait_idle,
 )
@@ -55,8 +57,8 @@ def _open_canvas(page, server: str, lang: str, tr: dict):
     page.set_viewport_size({"width": 1400, "height": 1400})   # the whole canvas in view
     page.goto(f"{server}/builder?lang={lang}")
     wait_idle(page)
-    choose_option(page, page.get_by_label(tr["builder.start"], exact=True).first,
-                  tr["builder.scratch"])
+    pick_option(page, page.get_by_label(tr["builder.start"], exact=True).first,
+                tr["builder.scratch"])
     click_and_wait(page, page.get_by_role("button", name=tr["builder.load"], exact=True))
     click_and_wait(page, page.locator("[data-testid='stRadio']").first.get_by_text(
         tr["canvas.mode.canvas"], exact=True), page.get_by_text(tr["canvas.selected"],
@@ -86,6 +88,15 @@ def _select(page, frame, name: str) -> None:
     wait_idle(page)
 
 
+def _exported_model(page, tr: dict):
+    """Run the code the Code tab shows; return the Keras model its build_model() makes."""
+    panel = select_tab(page, tr["builder.tab.code"])
+    code = panel.locator("[data-testid='stCode']").first.inner_text()
+    namespace: dict = {}
+    exec(compile(code, "canvas_model.py", "exec"), namespace)   # noqa: S102 - our code
+    return namespace["build_model"]()
+
+
 def _status(frame, text: str) -> None:
     frame.locator("[data-testid='canvas-status']", has_text=text).wait_for()
 
@@ -106,8 +117,7 @@ def test_build_the_mlp_on_the_canvas_then_undo_three_steps(server: str, page,
     fill_and_wait(page, units, 100, expect=None)
     _node(frame, "dense").locator(".tfl-params",
                                   has_text=tr["canvas.params"].format(count="78,500")).wait_for()
-    choose_option(page, page.get_by_label(tr["builder.param"].format(name="activation"),
-                                          exact=True).first, "relu")
+    click_chip(page, tr["builder.common_choices"].format(name="activation"), "relu")
     _status(frame, tr["canvas.status"].format(count=4, total="79,510"))
     total = page.locator("[data-testid='stMetric']").filter(has_text=tr["builder.total"])
     total.filter(has_text="79,510").wait_for()
@@ -197,11 +207,7 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
     frame.wait_for_function(laid_out, arg=order)
     wait_idle(page)
     # the exported code runs and has the same parameters
-    panel = select_tab(page, tr["builder.tab.code"])
-    code = panel.locator("[data-testid='stCode']").first.inner_text()
-    namespace: dict = {}
-    exec(compile(code, "canvas_model.py", "exec"), namespace)   # noqa: S102 - our code
-    model = namespace["build_model"]()
+    model = _exported_model(page, tr)
     assert model.count_params() == 330
     assert len(model.get_layer("dense")._inbound_nodes) == 2
     # Delete key on a node: the merge loses an input and is outlined red; Ctrl+Z restores
@@ -215,3 +221,61 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
     _node(frame, "dense_3").wait_for()
     _status(frame, tr["canvas.status"].format(count=5, total="330"))
     wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_group_two_layers_on_the_canvas_then_open_the_block_and_add_inside(
+        server: str, page, lang: str) -> None:
+    tr = catalog(lang)
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(f"{server}/builder?lang={lang}")          # the MLP preset: 79,510 parameters
+    wait_idle(page)
+    click_and_wait(page, page.locator("[data-testid='stRadio']").first.get_by_text(
+        tr["canvas.mode.canvas"], exact=True), page.get_by_text(tr["canvas.selected"],
+                                                                 exact=True))
+    frame = _frame(page)
+    _status(frame, tr["canvas.status"].format(count=4, total="79,510"))
+    # click dense, Ctrl+click logits: both selected, and the toolbar offers to group them
+    _select(page, frame, "dense")
+    page.keyboard.down("Control")
+    page.mouse.click(*_center(_node(frame, "logits").locator(".tfl-name")))
+    page.keyboard.up("Control")
+    group = frame.locator("[data-testid='canvas-group']")
+    group.wait_for()
+    assert frame.locator(f"{NODE}.tfl-selected").count() == 2
+    group.click()
+    _node(frame, "block").wait_for()
+    _status(frame, tr["canvas.status"].format(count=3, total="79,510"))
+    assert _node(frame, "dense").count() == 0            # inside the block now
+    wait_idle(page)
+    # open the block: its layers as a stack, fed by flatten's (None, 784)
+    _node(frame, "block").locator("[data-testid='canvas-open']").click()
+    frame.locator("[data-testid='canvas-trail']").wait_for()
+    _node(frame, "__block_input__").locator(".tfl-shape", has_text="(None, 784)").wait_for()
+    _status(frame, tr["canvas.status_block"].format(block="block", count=2, params="79,510",
+                                                    total="79,510"))
+    wait_idle(page)
+    # drag a Dropout from the palette between dense and logits
+    item = frame.locator(".tfl-item[data-type='Dropout']")
+    if not item.is_visible():
+        family = tr[f"builder.category.{get_type('Dropout').category}"]
+        frame.locator("summary", has_text=family).first.click()
+    upper, lower = _node(frame, "dense").bounding_box(), _node(frame, "logits").bounding_box()
+    gap = (upper["x"] + upper["width"] / 2,
+           (upper["y"] + upper["height"] + lower["y"]) / 2 + 20)
+    _drag(page, _center(item), gap)
+    _node(frame, "dropout").wait_for()
+    _status(frame, tr["canvas.status_block"].format(block="block", count=3, params="79,510",
+                                                    total="79,510"))
+    wait_idle(page)
+    names = frame.locator(NODE).evaluate_all("ns => ns.map(n => n.dataset.name)")
+    assert names.index("dense") < names.index("dropout") < names.index("logits")
+    # back out through the trail: the block lists its three layers
+    frame.locator("[data-testid='canvas-crumb']", has_text=tr["blocks.model"]).click()
+    _node(frame, "block").locator(".tfl-type", has_text="dense, dropout, logits").wait_for()
+    _status(frame, tr["canvas.status"].format(count=3, total="79,510"))
+    wait_idle(page)
+    model = _exported_model(page, tr)
+    assert model.count_params() == 79_510
+    assert [layer.name for layer in model.get_layer("block").layers] == [
+        "dense", "dropout", "logits"]

@@ -12,6 +12,7 @@ test uses after each action, so that the suite passes on a busy machine
   action that had no effect at all (a click that landed while the page was redrawing) is
   done again.
 * ``fill_and_wait``, ``choose_option``: the same for a text/number input and a selectbox.
+* Choices made without typing (``click_chip``, ``pick_option``) are in ``choices.py``.
 * ``select_tab(page, name)``: tabs switch in the browser, without a rerun; a rerun in
   flight can reset them, so this clicks until the tab stays selected once the app is idle,
   and returns the tab's panel.
@@ -220,13 +221,21 @@ def choose_option(page, box, option: str, expect: Expect = None, tries: int = 3,
         if not _wait_visible(choice, LOST_CLICK_MS):
             page.keyboard.press("Escape")
             continue
-        before = _runs(page)
-        choice.click(timeout=timeout)
-        if _reacted(page, before, target, LOST_CLICK_MS):
-            settle(page, target, timeout)
+        if click_option(page, choice, target, timeout):
             return
-        page.keyboard.press("Escape")
     raise AssertionError(f"choosing {option!r} in {box}: no effect after {tries} tries")
+
+
+def click_option(page, choice, target, timeout: float) -> bool:
+    """Click an option of an open list; True once the app reran and ``target`` showed,
+    else close the list (Escape) and return False (a rerun swallowed the click)."""
+    before = _runs(page)
+    choice.click(timeout=timeout)
+    if _reacted(page, before, target, LOST_CLICK_MS):
+        settle(page, target, timeout)
+        return True
+    page.keyboard.press("Escape")
+    return False
 
 
 def select_tab(page, name: str, scope=None, expect: Expect = None, tries: int = 3,

@@ -13,9 +13,13 @@ from typing import Any, Callable, Mapping
 
 from tfcore.model.canvas_ops import OUTPUTS, stack_y
 from tfcore.model.catalog import get_type
-from tfcore.model.spec import FUNCTIONAL, ModelSpec
+from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, ModelSpec
+from tfcore.model.spec_paths import block_children
+from tfcore.model.validate import validate
 
 COLUMN = 230.0
+BLOCK_INPUT = "__block_input__"
+"""The node id of what flows into an open block (never a layer name)."""
 
 
 def _depths(spec: ModelSpec) -> dict[str, int]:
@@ -98,7 +102,8 @@ def graph(spec: ModelSpec, shapes: Mapping[str, str], params: Mapping[str, int |
             label += " [" + ", ".join(c.name for c in entry.layers) + "]"
         node(entry.name, "layer", type=entry.type, title=label,
              params="" if count is None else params_text(count), shares=entry.shares,
-             multi=bool(kind and kind.max_inputs > 1))
+             multi=bool(kind and kind.max_inputs > 1),
+             block=bool(entry.layers) and not entry.shares)
     model_problem = problems.get(OUTPUTS, "")
     nodes.append({"id": OUTPUTS, "name": outputs_label, "role": "outputs",
                   "x": placed.get(OUTPUTS, base[OUTPUTS])[0],
@@ -130,3 +135,33 @@ def _edges(spec: ModelSpec, ids: set[str]) -> list[dict[str, Any]]:
         if entry.shares:
             edge(entry.shares, entry.name, "shares")
     return edges
+
+
+def _into(view: ModelSpec, name: str) -> tuple | None:
+    """The shape (no batch axis) of what flows into the layer ``name`` of ``view``."""
+    shapes = validate(view).shapes
+    entry = next(e for e in view.layers if e.name == name)
+    if view.kind == FUNCTIONAL:
+        return shapes.get(entry.inputs[0]) if len(entry.inputs) == 1 else None
+    index = view.layers.index(entry)
+    if index:
+        return shapes.get(view.layers[index - 1].name)
+    return shapes.get(view.inputs[0].name) if view.inputs else None
+
+
+def block_view(spec: ModelSpec, path: tuple[str, ...]) -> ModelSpec:
+    """The block open at ``path`` as a Sequential model of its own, for drawing and its
+    shapes: one input (:data:`BLOCK_INPUT`) shaped like the tensor that flows into the
+    block (none when that shape is unknown), the block's layers as the stack.
+
+    Raises:
+        SpecError: a bad path (``spec.no_block``).
+    """
+    block_children(spec, path)
+    view = spec
+    for name in path:
+        shape = _into(view, name)
+        entry = next(e for e in view.layers if e.name == name)
+        inputs = (InputSpec(BLOCK_INPUT, tuple(shape)),) if shape else ()
+        view = ModelSpec(name, SEQUENTIAL, inputs, entry.layers)
+    return view

@@ -25,13 +25,14 @@ from tfcore.errors import SpecError
 from tfcore.model import spec_ops
 from tfcore.model.catalog import get_type
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec, parse_layout
+from tfcore.model.spec_paths import block_children, with_children
 
 OUTPUTS = "__outputs__"
 """The node id of the model outputs (never a layer name: names are identifiers)."""
 NEW_INPUT = "__input__"
 """The palette's pseudo type that adds a model input."""
 OPS = ("add", "connect", "delete", "move", "reorder", "select", "undo", "redo", "group",
-       "ungroup")
+       "ungroup", "open")
 
 
 def _error(message: str, key: str, **params: Any) -> SpecError:
@@ -220,13 +221,8 @@ def drop_in_stack(spec: ModelSpec, name: str, y: float) -> ModelSpec:
 
 
 def rename(spec: ModelSpec, old: str, new: str) -> ModelSpec:
-    """:func:`spec_ops.rename`, and the node keeps its place on the canvas."""
-    spec = spec_ops.rename(spec, old, new)
-    if old in spec.layout:
-        layout = dict(spec.layout)
-        layout[new] = layout.pop(old)
-        spec = replace(spec, layout=layout)
-    return spec
+    """:func:`spec_ops.rename`, which also keeps the node's place on the canvas."""
+    return spec_ops.rename(spec, old, new)
 
 
 def set_config(spec: ModelSpec, name: str, config: Mapping[str, Any]) -> ModelSpec:
@@ -273,8 +269,8 @@ def _number(value: Any) -> float:
 
 def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
     """Apply one canvas event (``add``, ``connect``, ``delete``, ``move``, ``reorder``,
-    ``group``, ``ungroup``); ``select``, ``undo`` and ``redo`` are the page's and change
-    nothing here.
+    ``group``, ``ungroup``); ``select``, ``open``, ``undo`` and ``redo`` are the page's and
+    change nothing here.
 
     Raises:
         SpecError: a malformed event (``canvas.bad_event``) or an edit the model refuses;
@@ -309,4 +305,73 @@ def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
         return group(spec, names)
     if op == "ungroup":
         return ungroup(spec, _need_node(spec, event.get("name")))
+    return spec
+
+
+def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelSpec:
+    """:func:`apply_event` on the canvas of the block open at ``path`` (``()``: the model).
+
+    A block's layers run in order, so its canvas is a stack: ``add`` inserts where the type
+    was dropped (a name unique in the whole model), ``reorder`` moves a layer, ``delete``
+    removes layers, ``group`` and ``ungroup`` work on its layers; ``connect`` and ``move``
+    change nothing.
+
+    Raises:
+        SpecError: a malformed event, a bad path (``spec.no_block``), a model input dropped
+            into a block (``canvas.input_in_block``) or an edit the model refuses.
+    """
+    path = tuple(path)
+    if not path:
+        return apply_event(spec, event)
+    if not isinstance(event, Mapping) or event.get("op") not in OPS:
+        raise _bad_event(event)
+    children = block_children(spec, path)
+    names = [e.name for e in children]
+    op = event["op"]
+    if op == "add":
+        kind = event.get("type")
+        if kind == NEW_INPUT:
+            raise _error("A block takes the tensor of the layer before it; add model inputs "
+                         "on the model's canvas.", "canvas.input_in_block")
+        if not isinstance(kind, str) or get_type(kind) is None:
+            raise _error(f"{str(kind)[:100]!r} is not a layer type.", "canvas.unknown_type",
+                         type=str(kind)[:100])
+        index = sum(1 for n in range(len(children)) if stack_y(n + 1) < _number(event.get("y")))
+        layer = spec_ops.new_layer(spec, kind)
+        return with_children(spec, path, children[:index] + (layer,) + children[index:])
+    if op == "delete":
+        nodes = event.get("nodes", [])
+        if not isinstance(nodes, list):
+            raise _bad_event(event)
+        for name in nodes:
+            if name in names:
+                spec = spec_ops.remove_layer_at(spec, path, names.index(name))
+                names.remove(name)
+        return spec
+    if op == "reorder":
+        name = event.get("name")
+        if name not in names:
+            return spec
+        items = list(children)
+        entry = items.pop(names.index(name))
+        if "y" in event:
+            at = sum(1 for n, e in enumerate(children) if e.name != name
+                     and stack_y(n + 1) < _number(event.get("y")))
+        else:
+            at = event.get("index")
+            if not isinstance(at, int) or isinstance(at, bool):
+                return spec
+        items.insert(max(0, min(at, len(items))), entry)
+        return with_children(spec, path, tuple(items))
+    if op == "group":
+        chosen = event.get("names")
+        if not isinstance(chosen, list):
+            raise _bad_event(event)
+        return spec_ops.group_into_block(spec, [n for n in chosen if n in names])
+    if op == "ungroup":
+        name = event.get("name")
+        if name not in names:
+            raise _error(f"There is no node {name!r} on the canvas.", "canvas.no_node",
+                         name=str(name)[:100])
+        return spec_ops.ungroup(spec, name)
     return spec

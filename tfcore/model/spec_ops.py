@@ -116,15 +116,20 @@ def reuse_layer(spec: ModelSpec, index: int) -> ModelSpec:
 
 
 def rename(spec: ModelSpec, old: str, new: str) -> ModelSpec:
-    """Rename an input or layer and every reference to it."""
+    """Rename an input or layer and every reference to it; its stored canvas position
+    (``spec.layout``) moves to the new name, so the node stays where it was drawn."""
     def fix(entry: LayerSpec) -> LayerSpec:
         return replace(entry, name=new if entry.name == old else entry.name,
                        inputs=tuple(new if i == old else i for i in entry.inputs),
                        shares=new if entry.shares == old else entry.shares,
                        layers=tuple(fix(c) for c in entry.layers))
     inputs = tuple(replace(i, name=new) if i.name == old else i for i in spec.inputs)
+    layout = dict(spec.layout)
+    if old in layout:
+        layout[new] = layout.pop(old)
     return replace(spec, inputs=inputs, layers=tuple(fix(e) for e in spec.layers),
-                   outputs=tuple(new if o == old else o for o in spec.outputs))
+                   outputs=tuple(new if o == old else o for o in spec.outputs),
+                   layout=layout)
 
 
 def convert_kind(spec: ModelSpec, kind: str) -> ModelSpec:

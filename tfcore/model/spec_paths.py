@@ -61,8 +61,8 @@ def path_of(spec: ModelSpec, name: str) -> tuple[str, ...]:
     return found
 
 
-def _with_children(spec: ModelSpec, path: tuple[str, ...],
-                   children: tuple[LayerSpec, ...]) -> ModelSpec:
+def with_children(spec: ModelSpec, path: tuple[str, ...],
+                  children: tuple[LayerSpec, ...]) -> ModelSpec:
     """The spec with the container at ``path`` holding ``children`` instead."""
     block_children(spec, path)  # raises on a bad path
 
@@ -80,3 +80,6 @@ def _map_entries(spec: ModelSpec, fix: Any) -> ModelSpec:
         return tuple(replace(fix(e), layers=walk(e.layers)) for e in entries)
 
     return replace(spec, layers=walk(spec.layers))
+
+
+_with_children = with_children

@@ -60,12 +60,42 @@ def _bool(param: ParamSpec, value: Any, key: str) -> Any:
     return st.checkbox(_label(param), value=bool(value), key=key, help=pick(param.help))
 
 
+QUICK_OVER = 8    # a choice with more options than this gets one-click chips ...
+QUICK_COUNT = 5   # ... for its first options (the catalog lists the common ones first)
+
+
+def _take_chip(chips: str, key: str) -> None:
+    """A chip was clicked: it sets the list's value. A deselect of the highlighted chip
+    (None) keeps the value, and the next run highlights that chip again."""
+    picked = st.session_state[chips]
+    if picked is not None:
+        st.session_state[key] = picked
+
+
+def _quick_chips(param: ParamSpec, quick: list, key: str, current: Any,
+                 format_func: Callable[[Any], str]) -> None:
+    """One-click chips for the common options above the full list (no typing to filter
+    it); the chip of the current value is highlighted, none when another is chosen."""
+    chips = f"{key}.quick"
+    shown = current if current in quick else None
+    if chips not in st.session_state or st.session_state[chips] != shown:
+        st.session_state[chips] = shown   # seeded, so the widget takes no default
+    st.pills(t("builder.common_choices", name=param.name), quick, selection_mode="single",
+             key=chips, format_func=format_func, on_change=_take_chip, args=(chips, key),
+             help=t("builder.common_choices_help", name=param.name))
+
+
 def _choice(param: ParamSpec, value: Any, key: str) -> Any:
     options = list(param.choices) + ([None] if param.nullable else [])
+    format_func = labels({v: t("builder.none") if v is None else str(v) for v in options})
     index = options.index(value) if value in options else 0
+    if len(param.choices) > QUICK_OVER:
+        current = st.session_state[key] if key in st.session_state else options[index]
+        _quick_chips(param, list(param.choices[:QUICK_COUNT]), key, current, format_func)
+    if key in st.session_state:
+        index = 0   # the widget's state holds its value: a default too would be warned about
     return st.selectbox(_label(param), options, index=index, key=key, help=pick(param.help),
-                        format_func=labels({v: t("builder.none") if v is None else str(v)
-                                            for v in options}))
+                        format_func=format_func)
 
 
 def _ints_text(value: Any) -> str:

@@ -8,8 +8,17 @@ from typing import Any
 
 import streamlit as st
 
-from tfcore.model import DTYPES, FUNCTIONAL, ModelSpec, canvas_ops, get_type
-from ui.builder import config_form
+from tfcore.model import (
+    DTYPES,
+    FUNCTIONAL,
+    ModelSpec,
+    block_children,
+    canvas_graph,
+    canvas_ops,
+    get_type,
+    set_layer_at,
+)
+from ui.builder import blocks, config_form
 from ui.common import pick, plain, t
 
 SELECTED = "canvas.selected"
@@ -37,6 +46,7 @@ def _input_form(spec: ModelSpec, name: str, key: str) -> ModelSpec:
     item = spec.inputs[index]
     st.markdown(f"**{plain(name)}** · {t('canvas.input')}")
     new_name = st.text_input(t("builder.input_name"), item.name, key=f"{key}.name").strip()
+    rename = new_name and new_name != name and _free(spec, new_name)   # its message here
     text = st.text_input(t("builder.input_shape"), _shape_text(item.shape), key=f"{key}.shape",
                          help=t("builder.input_shape_help"))
     dtype = st.selectbox(t("builder.dtype"), DTYPES, index=DTYPES.index(item.dtype),
@@ -48,7 +58,7 @@ def _input_form(spec: ModelSpec, name: str, key: str) -> ModelSpec:
     inputs = list(spec.inputs)
     inputs[index] = replace(item, shape=shape, dtype=dtype)
     spec = replace(spec, inputs=tuple(inputs))
-    if new_name and new_name != name and _free(spec, new_name):
+    if rename:
         spec = canvas_ops.rename(spec, name, new_name)
         st.session_state[SELECTED] = new_name
     return spec
@@ -62,39 +72,57 @@ def _free(spec: ModelSpec, name: str) -> bool:
     return True
 
 
-def _layer_form(spec: ModelSpec, name: str, key: str) -> ModelSpec:
-    entry = next(e for e in spec.layers if e.name == name)
+def _layer_form(spec: ModelSpec, name: str, key: str, path: tuple[str, ...]) -> ModelSpec:
+    children = block_children(spec, path)
+    index = next(n for n, e in enumerate(children) if e.name == name)
+    entry = children[index]
     kind = get_type(entry.type)
     st.markdown(f"**{plain(name)}** · {plain(pick(kind.title) if kind else entry.type)}")
     if kind is not None:
         st.caption(pick(kind.help))
     new_name = st.text_input(t("builder.layer_name"), entry.name, key=f"{key}.name").strip()
+    rename = new_name and new_name != name and _free(spec, new_name)   # its message here
     if entry.shares:
         st.info(t("builder.shared_info", owner=plain(entry.shares)))
     elif entry.layers:
         st.caption(t("builder.block_children",
                      names=plain(", ".join(c.name for c in entry.layers))))
+        st.button(t("blocks.open"), key=f"{key}.open", icon=":material/folder_open:",
+                  on_click=blocks.set_open, args=(path + (name,),), type="primary",
+                  help=t("blocks.open_help"))
         if st.button(t("canvas.ungroup"), key=f"{key}.ungroup", icon=":material/call_split:"):
             return canvas_ops.ungroup(spec, name)
     else:
         config = config_form(entry, lambda *parts: ".".join([key, *map(str, parts)]))
         if config != dict(entry.config):
-            spec = canvas_ops.set_config(spec, name, config)
+            spec = set_layer_at(spec, path, index, config=config)
     if spec.kind == FUNCTIONAL and entry.inputs:
         st.caption(t("canvas.takes", names=plain(", ".join(entry.inputs))))
-    if new_name and new_name != name and _free(spec, new_name):
+    if rename:
         spec = canvas_ops.rename(spec, name, new_name)
         st.session_state[SELECTED] = new_name
     return spec
 
 
-def side_panel(spec: ModelSpec, selected: str | None, rev: int) -> tuple[ModelSpec, Any]:
-    """The form of the selected node; returns the edited spec and a container for that
-    node's problems (filled once the edited spec is checked)."""
+def side_panel(spec: ModelSpec, selected: str | None, rev: int,
+               path: tuple[str, ...] = ()) -> tuple[ModelSpec, Any]:
+    """The form of the selected node of the canvas of ``path`` (``()``: the model, else an
+    open block); returns the edited spec and a container for that node's problems (filled
+    once the edited spec is checked)."""
     st.subheader(t("canvas.selected"))
-    key = f"cnv.{rev}.{selected}"
+    key = f"cnv.{rev}.{'/'.join(path)}.{selected}"
     if selected is None:
-        st.caption(t("canvas.select_hint"))
+        st.caption(t("canvas.select_hint_block") if path else t("canvas.select_hint"))
+        new = spec
+    elif path and selected == canvas_graph.BLOCK_INPUT:
+        view = canvas_graph.block_view(spec, path)
+        shape = _shape_text(view.inputs[0].shape) if view.inputs else "?"
+        st.markdown(f"**{t('canvas.block_input')}** · (None, {plain(shape)})")
+        st.caption(t("canvas.block_input_help", block=plain(path[-1])))
+        new = spec
+    elif path and selected == canvas_ops.OUTPUTS:
+        st.markdown(f"**{t('canvas.block_output')}**")
+        st.caption(t("canvas.block_output_help", block=plain(path[-1])))
         new = spec
     elif selected == canvas_ops.OUTPUTS:
         outs = ", ".join(spec.outputs) if spec.kind == FUNCTIONAL else (
@@ -105,5 +133,5 @@ def side_panel(spec: ModelSpec, selected: str | None, rev: int) -> tuple[ModelSp
     elif selected in {i.name for i in spec.inputs}:
         new = _input_form(spec, selected, key)
     else:
-        new = _layer_form(spec, selected, key)
+        new = _layer_form(spec, selected, key, path)
     return new, st.container()

@@ -23,7 +23,7 @@ from tfcore.model import (
     spec_ops,
     summarize,
 )
-from ui.builder import DRAFT, labels, panels, problem_text, replace_draft
+from ui.builder import DRAFT, blocks, labels, panels, problem_text, replace_draft
 from ui.canvas import history
 from ui.canvas.component import KEY, model_canvas
 from ui.canvas.side import SELECTED, side_panel
@@ -53,6 +53,7 @@ def _edited(spec: ModelSpec) -> None:
 
 
 def _apply_events() -> None:
+    """Apply the canvas's new events in order (each once: the frontend numbers them)."""
     value = st.session_state.get(KEY)
     if not isinstance(value, dict) or not isinstance(value.get("events"), list):
         return
@@ -74,6 +75,9 @@ def _apply(event: dict) -> None:
         name = event.get("name")
         st.session_state[SELECTED] = name if isinstance(name, str) else None
         return
+    if op == "open":
+        _open(event)
+        return
     if op in ("undo", "redo"):
         spec = history.step(-1 if op == "undo" else 1)
         if spec is not None:
@@ -82,16 +86,37 @@ def _apply(event: dict) -> None:
         return
     spec = st.session_state[DRAFT]
     try:
-        new = canvas_ops.apply_event(spec, event)
+        new = canvas_ops.apply_event_at(spec, blocks.open_path(spec), event)
     except TFLabError as exc:
         st.session_state[ERROR] = exc
         return
     if new != spec:
         if op == "add":
-            added = [e.name for e in new.layers if e.name not in {x.name for x in spec.layers}]
+            before = {x.name for x in spec.all_layers()}
+            added = [e.name for e in new.all_layers() if e.name not in before]
             added += [i.name for i in new.inputs if i not in spec.inputs]
             st.session_state[SELECTED] = added[0] if added else None
         _edited(new)
+
+
+def _open(event: dict) -> None:
+    """Open a block (``name``: one of the open level's blocks) or go back out to a level
+    of the trail (``path``); anything else changes nothing."""
+    spec = st.session_state[DRAFT]
+    path = blocks.open_path(spec)
+    if isinstance(event.get("path"), list):
+        target = tuple(p for p in event["path"] if isinstance(p, str))
+        if target != path[:len(target)]:
+            return
+    else:
+        target = path + (str(event.get("name")),)
+    try:
+        canvas_graph.block_view(spec, target)
+    except TFLabError as exc:
+        st.session_state[ERROR] = exc
+        return
+    blocks.set_open(target)
+    st.session_state[SELECTED] = None
 
 
 def _error_text(exc: TFLabError) -> str:
@@ -135,18 +160,38 @@ def node_problems(spec: ModelSpec, summary: ModelSummary) -> dict[str, str]:
     return out
 
 
-def _graph(spec: ModelSpec, summary: ModelSummary) -> dict[str, Any]:
+def _graph(view: ModelSpec, summary: ModelSummary, path: tuple[str, ...] = (),
+           model: ModelSummary | None = None) -> dict[str, Any]:
+    """The drawing of ``view`` (the model, or the block open at ``path`` with its own
+    ``summary``); ``model``: the whole model's summary, whose problems come first."""
     shapes = {r.name: r.output_shape for r in summary.rows}
-    for item in spec.inputs:
+    for item in view.inputs:
         shapes[item.name] = "(None, " + ", ".join("None" if d is None else str(d)
                                                    for d in item.shape) + ")"
     params = {r.name: r.params for r in summary.rows}
+    problems = node_problems(view, summary)
+    if model is not None:
+        problems.update({k: v for k, v in node_problems(view, model).items()
+                         if k != canvas_ops.OUTPUTS})
     titles = {n: pick(lt.title) for n, lt in layer_types().items()}
-    return canvas_graph.graph(spec, shapes, params, node_problems(spec, summary),
-                              title=lambda n: titles.get(n, n) if n != "Input"
-                              else t("canvas.input"),
-                              params_text=lambda n: t("canvas.params", count=f"{n:,}"),
-                              outputs_label=t("canvas.outputs"))
+    drawn = canvas_graph.graph(view, shapes, params, problems,
+                               title=lambda n: titles.get(n, n) if n != "Input"
+                               else t("canvas.input"),
+                               params_text=lambda n: t("canvas.params", count=f"{n:,}"),
+                               outputs_label=t("canvas.block_output") if path
+                               else t("canvas.outputs"))
+    for node in drawn["nodes"]:
+        if node["id"] == canvas_graph.BLOCK_INPUT:
+            node["name"], node["title"] = t("canvas.block_input"), plain(path[-1])
+    return drawn
+
+
+def _trail(path: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The canvas toolbar's way back out: the model, then each open block."""
+    if not path:
+        return []
+    return [{"label": t("blocks.model"), "path": []}] + [
+        {"label": name, "path": list(path[:n + 1])} for n, name in enumerate(path)]
 
 
 def _convert_kind() -> None:
@@ -163,21 +208,28 @@ def _page() -> None:
     st.radio(t("builder.kind"), KINDS, horizontal=True, key="cnv.kind",
              on_change=_convert_kind,
              format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
-    error = st.session_state.pop(ERROR, None)
-    if error is not None:
-        st.warning(_error_text(error), icon=":material/block:")
-    names = {i.name for i in spec.inputs} | {e.name for e in spec.layers} | {
+    path = blocks.open_path(spec)
+    with st.container():    # always there, so the canvas below keeps its place (and state)
+        error = st.session_state.pop(ERROR, None)
+        if error is not None:
+            st.warning(_error_text(error), icon=":material/block:")
+        blocks.breadcrumb(path)
+    view = canvas_graph.block_view(spec, path) if path else spec
+    names = {i.name for i in view.inputs} | {e.name for e in view.layers} | {
         canvas_ops.OUTPUTS}
     selected = st.session_state.get(SELECTED)
     selected = selected if selected in names else None
     left, right = st.columns([5, 3], gap="medium")
     with right:       # the form first: its edit is drawn on the canvas in the same run
-        new, box = side_panel(spec, selected, st.session_state.get(REV, 0))
+        new, box = side_panel(spec, selected, st.session_state.get(REV, 0), path)
     if new != spec:
         spec = new
         replace_draft(spec)
         history.record(spec)
+        path = blocks.open_path(spec)
     summary = summarize(replace(spec, layout={}))
+    view = canvas_graph.block_view(spec, path) if path else spec
+    inner = summarize(view) if path else summary
     if summary.ok:
         st.session_state[CURRENT_SPEC_KEY] = spec
     with box:
@@ -188,13 +240,16 @@ def _page() -> None:
         panels.problems_panel(summary)
         st.subheader(t("builder.summary"))
         panels.summary_table(summary)
+    status = t("canvas.status", total=f"{summary.total:,}", count=len(spec.layers))
+    if path:
+        status = t("canvas.status_block", block=plain(path[-1]), count=len(view.layers),
+                   params=f"{inner.total:,}", total=f"{summary.total:,}")
     with left:
-        model_canvas(graph=_graph(spec, summary), palette=_palette(spec),
-                     labels=_labels(), selected=selected, rev=st.session_state.get(REV, 0),
-                     ack=st.session_state.get(ACK), can_undo=history.can(-1),
-                     can_redo=history.can(1), height=HEIGHT,
-                     status=t("canvas.status", total=f"{summary.total:,}",
-                              count=len(spec.layers)))
+        model_canvas(graph=_graph(view, inner, path, summary if path else None),
+                     palette=_palette(view), labels=_labels(), selected=selected,
+                     rev=st.session_state.get(REV, 0), ack=st.session_state.get(ACK),
+                     can_undo=history.can(-1), can_redo=history.can(1), height=HEIGHT,
+                     trail=_trail(path), status=status)
     code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"),
                               t("builder.tab.save")])
     good = st.session_state.get(CURRENT_SPEC_KEY)
@@ -210,5 +265,6 @@ def _page() -> None:
 
 
 def _labels() -> dict[str, str]:
-    keys = ("search", "drag_hint", "auto_layout", "undo", "redo", "shares", "empty", "group")
+    keys = ("search", "drag_hint", "auto_layout", "undo", "redo", "shares", "empty", "group",
+            "open")
     return {k: t(f"canvas.{k}") for k in keys}

@@ -31,16 +31,21 @@ function acknowledge(ack) {
 
 function LayerNode({ data, selected }) {
   const cls = ["tfl-node", `tfl-${data.role}`, data.problem ? "tfl-bad" : "",
-    data.shares ? "tfl-shared" : "", selected ? "tfl-selected" : ""].join(" ");
+    data.shares ? "tfl-shared" : "", data.block ? "tfl-blocknode" : "",
+    selected ? "tfl-selected" : ""].join(" ");
   return (
     <div className={cls} title={data.problem || ""} data-testid="canvas-node"
          data-name={data.id}>
       {data.role !== "input" && <Handle type="target" position={Position.Top}
                                         className={data.multi ? "tfl-multi" : ""} />}
       <div className="tfl-name">{data.name}</div>
-      <div className="tfl-type">{data.title}</div>
+      <div className="tfl-type" title={data.title}>{data.title}</div>
       {data.shape && <div className="tfl-shape">{data.shape}</div>}
-      {data.params && <div className="tfl-params">{data.params}</div>}
+      {(data.params || data.block) && <div className="tfl-params">{data.params}
+        {data.block && <button className="tfl-open nodrag" data-testid="canvas-open"
+                               onClick={(e) => { e.stopPropagation();
+                                                 send({ op: "open", name: data.id }); }}>
+          ⤢ {data.open_label}</button>}</div>}
       {data.problem && <div className="tfl-problem">⚠ {data.problem}</div>}
       {data.role !== "outputs" && <Handle type="source" position={Position.Bottom} />}
       {data.role === "layer" && <>
@@ -54,9 +59,10 @@ function LayerNode({ data, selected }) {
 
 const nodeTypes = { layer: LayerNode };
 
-function toNodes(graph, selected) {
+function toNodes(graph, selected, labels) {
   return (graph.nodes || []).map((n) => ({
-    id: n.id, type: "layer", position: { x: n.x, y: n.y }, data: n,
+    id: n.id, type: "layer", position: { x: n.x, y: n.y },
+    data: { ...n, open_label: (labels || {}).open || "" },
     selected: n.id === selected, draggable: n.draggable !== false,
     deletable: n.deletable !== false,
   }));
@@ -124,17 +130,23 @@ function Canvas({ args }) {
   const sequential = graph.kind === "sequential";
   const flow = useReactFlow();
   const digest = JSON.stringify(graph);
-  const [nodes, setNodes] = useState(() => toNodes(graph, args.selected));
+  const [nodes, setNodes] = useState(() => toNodes(graph, args.selected, labels));
   const edges = useMemo(() => toEdges(graph, labels), [digest, labels.shares]);
   const [ghost, setGhost] = useState(null);
   const [picked, setPicked] = useState([]);
   const paneRef = useRef(null);
 
-  useEffect(() => { setNodes(toNodes(graph, args.selected)); }, [digest, args.selected]);
+  useEffect(() => { setNodes(toNodes(graph, args.selected, labels)); },
+            [digest, args.selected, labels.open]);
   const count = (graph.nodes || []).length;
+  const where = JSON.stringify(args.trail || []);
   useEffect(() => {     // a Sequential stack always fits: drop below it to append
     if (sequential) setTimeout(() => flow.fitView({ maxZoom: 1, padding: 0.15 }), 0);
   }, [count, sequential]);
+  useEffect(() => {     // a block opened or closed: show the whole new level
+    setPicked([]);
+    setTimeout(() => flow.fitView({ maxZoom: 1, padding: 0.15 }), 0);
+  }, [where]);
   useEffect(() => { acknowledge(args.ack); }, [args.ack]);
 
   useEffect(() => {
@@ -208,7 +220,14 @@ function Canvas({ args }) {
                   data-testid="canvas-undo" title="Ctrl+Z">{labels.undo}</button>
           <button onClick={() => send({ op: "redo" })} disabled={!args.can_redo}
                   data-testid="canvas-redo" title="Ctrl+Shift+Z">{labels.redo}</button>
-          {!sequential && picked.length > 1 &&
+          {(args.trail || []).length > 0 && <span className="tfl-trail"
+                                                  data-testid="canvas-trail">
+            {args.trail.map((c, i) => i < args.trail.length - 1
+              ? <React.Fragment key={i}><button className="tfl-crumb"
+                  data-testid="canvas-crumb"
+                  onClick={() => send({ op: "open", path: c.path })}>{c.label}</button> › </React.Fragment>
+              : <b key={i}>{c.label}</b>)}</span>}
+          {picked.length > 1 &&
             <button onClick={() => send({ op: "group", names: picked })}
                     data-testid="canvas-group">{labels.group}</button>}
           <span className="tfl-status" data-testid="canvas-status">{args.status || ""}</span>
@@ -222,7 +241,11 @@ function Canvas({ args }) {
                    onDelete={onDelete}
                    onSelectionChange={({ nodes: ns }) => setPicked(
                      ns.filter((n) => n.data.role === "layer").map((n) => n.id))}
-                   onNodeClick={(_e, n) => send({ op: "select", name: n.id })}
+                   onNodeClick={(e, n) => {     // Ctrl+click adds to the selection
+                     if (!e.ctrlKey && !e.metaKey) send({ op: "select", name: n.id });
+                   }}
+                   onNodeDoubleClick={(_e, n) => n.data.block
+                     && send({ op: "open", name: n.id })}
                    onPaneClick={() => args.selected && send({ op: "select", name: null })}
                    nodesConnectable={!sequential} deleteKeyCode={["Delete", "Backspace"]}
                    multiSelectionKeyCode={["Control", "Meta"]}
