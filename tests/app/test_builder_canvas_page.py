@@ -143,3 +143,23 @@ def test_opening_what_is_not_a_block_is_refused_with_a_message() -> None:
     _send(at, {"op": "open", "path": ["elsewhere"]})          # not on the trail: ignored
     assert not at.warning
     assert _args(at)["trail"] == []
+
+
+def test_a_bad_value_inside_a_block_outlines_its_node_and_the_counts_read_unknown() -> None:
+    tr = catalog("en")
+    at = open_page("app_pages/builder.py", "en")
+    _canvas(at)
+    _send(at, {"op": "group", "names": ["dense", "logits"]}, {"op": "open", "name": "block"},
+          {"op": "add", "type": "Dropout", "x": 0, "y": 150})
+    rate = [w for w in at.number_input if w.key and w.key.endswith(".dropout.rate")][0]
+    rate.set_value(1.5).run()
+    assert not at.exception
+    args = _args(at)
+    assert args["status"] == tr["canvas.status_block"].format(
+        block="block", count=3, params="?", total="?")
+    node = next(n for n in args["graph"]["nodes"] if n["id"] == "dropout")
+    assert "1.5" in node["problem"]
+    assert any(e.value.startswith("dropout.rate: 1") for e in at.error)   # located
+    rate.set_value(0.5).run()
+    assert _args(at)["status"] == tr["canvas.status_block"].format(
+        block="block", count=3, params="79,510", total="79,510")

@@ -186,6 +186,12 @@ def _graph(view: ModelSpec, summary: ModelSummary, path: tuple[str, ...] = (),
     return drawn
 
 
+def _count(summary: ModelSummary) -> str:
+    """The parameter count as text; "?" while a problem stops the model from being built
+    (a partial sum would read as the model's count)."""
+    return f"{summary.total:,}" if summary.built or not summary.problems else "?"
+
+
 def _trail(path: tuple[str, ...]) -> list[dict[str, Any]]:
     """The canvas toolbar's way back out: the model, then each open block."""
     if not path:
@@ -240,10 +246,10 @@ def _page() -> None:
         panels.problems_panel(summary)
         st.subheader(t("builder.summary"))
         panels.summary_table(summary)
-    status = t("canvas.status", total=f"{summary.total:,}", count=len(spec.layers))
+    status = t("canvas.status", total=_count(summary), count=len(spec.layers))
     if path:
         status = t("canvas.status_block", block=plain(path[-1]), count=len(view.layers),
-                   params=f"{inner.total:,}", total=f"{summary.total:,}")
+                   params=_count(inner), total=_count(summary))
     with left:
         model_canvas(graph=_graph(view, inner, path, summary if path else None),
                      palette=_palette(view), labels=_labels(), selected=selected,
