@@ -135,3 +135,26 @@ def test_live_panel_shows_the_number_of_devices_of_a_mirrored_run() -> None:
         assert expected in [c.value for c in at.caption]
     finally:
         shutil.rmtree(root / "mirrored-status-run", ignore_errors=True)
+
+
+def test_visible_gpu_choice_is_off_for_a_cluster_run_on_a_gpu_machine(monkeypatch) -> None:
+    """With two GPUs (a report as a GPU machine gives it) the choice is open for a GPU
+    strategy, and off with its reason for Cluster: each worker sees its own machine's.
+    (English only: AppTest formats radio options outside the script run, in English.)"""
+    lang = "en"
+    import dataclasses
+
+    import ui.training.form as form
+
+    two = dataclasses.replace(describe_devices(), gpu_count=2)
+    monkeypatch.setattr(form, "devices_report", lambda: two)
+    text = catalog(lang)
+    at = open_page("app_pages/train.py", lang)
+    at.radio(key="train.device").set_value("mirrored").run()
+    visible = at.multiselect(key="train.visible_gpus")
+    assert not visible.disabled and visible.options == ["GPU 0", "GPU 1"]
+    at.radio(key="train.device").set_value("cluster").run()
+    assert not at.exception
+    visible = at.multiselect(key="train.visible_gpus")
+    assert visible.disabled
+    assert text["devices.visible_cluster"] in [c.value for c in at.caption]

@@ -159,7 +159,7 @@ def _visible_gpus(gpus: int, kind: str) -> list[int]:
     """Which physical GPUs the worker sees (D1); disabled, with the reason, when there is
     no GPU or the run is on the CPU."""
     chosen = kept(st.multiselect, t("devices.visible"), list(range(gpus)),
-                  key="train.visible_gpus", disabled=not gpus or kind == "cpu",
+                  key="train.visible_gpus", disabled=not gpus or kind in ("cpu", "cluster"),
                   help=t("devices.visible_help"),
                   placeholder=choose_placeholder(range(gpus), many=True),
                   format_func=lambda i: f"GPU {i}")
@@ -167,7 +167,9 @@ def _visible_gpus(gpus: int, kind: str) -> list[int]:
         st.caption(t("devices.visible_none"))
     elif kind == "cpu":
         st.caption(t("devices.visible_cpu"))
-    return [int(i) for i in chosen] if gpus and kind != "cpu" else []
+    elif kind == "cluster":
+        st.caption(t("devices.visible_cluster"))
+    return [int(i) for i in chosen] if gpus and kind not in ("cpu", "cluster") else []
 
 
 def _logical_devices(config: dict) -> None:
