@@ -163,3 +163,20 @@ def test_a_bad_value_inside_a_block_outlines_its_node_and_the_counts_read_unknow
     rate.set_value(0.5).run()
     assert _args(at)["status"] == tr["canvas.status_block"].format(
         block="block", count=3, params="79,510", total="79,510")
+
+
+def test_garbage_from_the_component_changes_nothing_and_breaks_nothing() -> None:
+    at = open_page("app_pages/builder.py", "zh")
+    _canvas(at)
+    before = at.session_state["builder.draft"]
+    for value in [None, [], "x", {"token": 3, "events": "no"},
+                  {"token": "g", "events": [None, 7, {"seq": "1"}, {"op": "open", "seq": 1,
+                                                                  "name": ["dense"]},
+                                            {"op": "reorder", "seq": 2, "name": {"a": 1}},
+                                            {"op": "select", "seq": 3, "name": [1]},
+                                            {"op": "open", "seq": 4, "path": "block"}]}]:
+        at.session_state["canvas.events"] = value
+        at.run()
+        assert not at.exception
+        assert at.session_state["builder.draft"] == before
+    assert_clean(at, "zh")

@@ -279,6 +279,8 @@ def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
     if not isinstance(event, Mapping) or event.get("op") not in OPS:
         raise _bad_event(event)
     op = event["op"]
+    if op in ("reorder", "ungroup", "open") and not isinstance(event.get("name", ""), str):
+        raise _bad_event(event)
     if op == "add":
         return add_node(spec, event.get("type"), _number(event.get("x")),
                             _number(event.get("y")))[0]
@@ -324,6 +326,9 @@ def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelS
     if not path:
         return apply_event(spec, event)
     if not isinstance(event, Mapping) or event.get("op") not in OPS:
+        raise _bad_event(event)
+    if event["op"] in ("reorder", "ungroup", "open") and not isinstance(event.get("name", ""),
+                                                                       str):
         raise _bad_event(event)
     children = block_children(spec, path)
     names = [e.name for e in children]
