@@ -27,7 +27,7 @@ from ui.builder import DRAFT, blocks, labels, panels, problem_text, replace_draf
 from ui.canvas import history
 from ui.canvas.component import KEY, model_canvas
 from ui.canvas.side import SELECTED, side_panel
-from ui.common import CURRENT_SPEC_KEY, catalog, current_lang, pick, plain, plain_params, t
+from ui.common import CURRENT_SPEC_KEY, pick, plain, t
 
 MODE, ACK, REV, ERROR = "bld.mode", "canvas.ack", "canvas.rev", "canvas.error"
 HEIGHT = 620
@@ -117,15 +117,6 @@ def _open(event: dict) -> None:
         return
     blocks.set_open(target)
     st.session_state[SELECTED] = None
-
-
-def _error_text(exc: TFLabError) -> str:
-    if exc.key not in catalog(current_lang()):
-        return plain(exc.message)
-    try:
-        return t(exc.key, **plain_params(exc.params))
-    except (KeyError, IndexError, ValueError):
-        return plain(exc.message)
 
 
 def _palette(spec: ModelSpec) -> list[dict[str, Any]]:
@@ -218,7 +209,7 @@ def _page() -> None:
     with st.container():    # always there, so the canvas below keeps its place (and state)
         error = st.session_state.pop(ERROR, None)
         if error is not None:
-            st.warning(_error_text(error), icon=":material/block:")
+            st.warning(blocks.error_text(error), icon=":material/block:")
         blocks.breadcrumb(path)
     view = canvas_graph.block_view(spec, path) if path else spec
     names = {i.name for i in view.inputs} | {e.name for e in view.layers} | {
