@@ -4,7 +4,7 @@ import streamlit as st
 
 from tfcore.runs import list_runs
 from ui.common import guarded, located_text, plain, t, workspace
-from ui.runs import actions, detail, panels
+from ui.runs import actions, code_check, detail, panels
 
 st.title(t("runs.title"))
 st.caption(t("runs.intro"))
@@ -40,6 +40,8 @@ else:
         run_dir = root / run_id
         for problem in summary.problems:
             st.warning(t("runs.detail.problem", problem=located_text(problem)))
+        with guarded():
+            code_check.code_panel(run_dir)       # the run's own code vs the workspace's
         listing = detail.listing_for(run_dir)
         names = ("config", "curves", "ckpts", "vars", "diff", "restore", "export", "manage")
         tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))

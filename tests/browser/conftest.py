@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -128,13 +129,13 @@ def _kill_workers(workspace: Path) -> None:
             pass
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) -> Iterator[str]:
-    """Start the dashboard once for all browser tests; yield its base URL. The server, its
-    process group and the training workers it started are always stopped afterwards."""
+@contextmanager
+def dashboard(workspace: Path, log: Path, **env: str) -> Iterator[str]:
+    """Run ``streamlit run app.py`` on a free loopback port over ``workspace`` (extra
+    environment ``env``), yield its base URL once healthy; the server, its process group
+    and the training workers it started are always stopped afterwards."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    env = dict(os.environ, TFLAB_WORKSPACE=str(session_workspace), TFLAB_WARM_WORKER="1")
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), **env)
     with open(log, "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py",
@@ -150,7 +151,15 @@ def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) ->
         yield url
     finally:
         _stop_group(proc)
-        _kill_workers(session_workspace)
+        _kill_workers(workspace)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) -> Iterator[str]:
+    """Start the dashboard once for all browser tests; yield its base URL."""
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    with dashboard(session_workspace, log, TFLAB_WARM_WORKER="1") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -4,26 +4,19 @@ page lists both, trains with the metric and draws its curve live like a built-in
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from tests.browser.conftest import (
-    _free_port,
+    dashboard,
     act_and_wait,
-    _kill_workers,
-    _stop_group,
-    _wait_healthy,
     choose_option,
     click_button,
     settle,
     wait_charts_drawn,
 )
-from tests.conftest import ROOT
 from tfcore.custom import TRUSTED_ENV
 from ui.common.i18n import catalog
 
@@ -47,24 +40,8 @@ def trusted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     workspace (the shared server of the other browser tests runs without trusted code)."""
     workspace = tmp_path_factory.mktemp("trusted_workspace")
     log = tmp_path_factory.mktemp("trusted_server") / "streamlit.log"
-    port = _free_port()
-    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), TFLAB_WARM_WORKER="0")
-    env[TRUSTED_ENV] = "1"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py",
-             "--server.address", "127.0.0.1", "--server.port", str(port),
-             "--server.headless", "true", "--server.fileWatcherType", "none",
-             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, proc, log)
+    with dashboard(workspace, log, TFLAB_WARM_WORKER="0", **{TRUSTED_ENV: "1"}) as url:
         yield url
-    finally:
-        _stop_group(proc)
-        _kill_workers(workspace)
 
 
 def _save_template(page, template: str, name: str) -> None:

@@ -5,8 +5,8 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.runs import actions, detail, panels, tensorboard_button
+from ui.runs import actions, code_check, detail, panels, tensorboard_button
 
 __all__ = [
-    "actions", "detail", "panels", "tensorboard_button",
+    "actions", "code_check", "detail", "panels", "tensorboard_button",
 ]
