@@ -52,6 +52,26 @@ def _need_node(spec: ModelSpec, name: Any, outputs_ok: bool = False) -> str:
                  name=str(name)[:100])
 
 
+def _need_type(type_name: Any) -> str:
+    if not isinstance(type_name, str) or get_type(type_name) is None:
+        raise _error(f"{str(type_name)[:100]!r} is not a layer type.", "canvas.unknown_type",
+                     type=str(type_name)[:100])
+    return type_name
+
+
+def _stack_index(items: tuple[LayerSpec, ...], y: float, skip: str | None = None) -> int:
+    """Where in a stack a layer dropped at height ``y`` goes: after every other layer drawn
+    above that height (``skip``: the dragged layer itself)."""
+    return sum(1 for n, e in enumerate(items) if e.name != skip and stack_y(n + 1) < y)
+
+
+def _insert(spec: ModelSpec, path: tuple[str, ...], layer: LayerSpec, y: float) -> ModelSpec:
+    """``layer`` into the stack of the container at ``path`` where it was dropped."""
+    items = block_children(spec, path)
+    index = _stack_index(items, y)
+    return with_children(spec, path, items[:index] + (layer,) + items[index:])
+
+
 def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
                  y: float = 0.0) -> tuple[ModelSpec, str]:
     """Add a layer of a catalog type dropped at (x, y); return the spec and its name.
@@ -64,15 +84,9 @@ def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
     """
     if type_name == NEW_INPUT:
         return add_input(spec, x, y)
-    if not isinstance(type_name, str) or get_type(type_name) is None:
-        raise _error(f"{str(type_name)[:100]!r} is not a layer type.", "canvas.unknown_type",
-                     type=str(type_name)[:100])
-    layer = spec_ops.new_layer(spec, type_name)
+    layer = spec_ops.new_layer(spec, _need_type(type_name))
     if spec.kind == SEQUENTIAL:
-        index = sum(1 for n in range(len(spec.layers)) if stack_y(n + 1) < y)
-        layers = list(spec.layers)
-        layers.insert(index, layer)
-        return replace(spec, layers=tuple(layers)), layer.name
+        return _insert(spec, (), layer, y), layer.name
     spec = replace(spec, layers=spec.layers + (layer,))
     return move(spec, {layer.name: (x, y)}), layer.name
 
@@ -202,22 +216,22 @@ def move(spec: ModelSpec, positions: Mapping[str, Any]) -> ModelSpec:
     return replace(spec, layout=layout)
 
 
-def reorder(spec: ModelSpec, name: str, index: int) -> ModelSpec:
-    """Move a top-level layer to position ``index`` (clamped) of the stack."""
-    _, layers = _names(spec)
-    if name not in layers or not isinstance(index, int) or isinstance(index, bool):
+def reorder(spec: ModelSpec, name: str, index: int, path: tuple[str, ...] = ()) -> ModelSpec:
+    """Move a layer of the container at ``path`` (``()``: the top level) to position
+    ``index`` (clamped) of its stack."""
+    items = list(block_children(spec, path))
+    names = [e.name for e in items]
+    if name not in names or not isinstance(index, int) or isinstance(index, bool):
         return spec
-    items = list(spec.layers)
-    entry = items.pop(layers[name])
+    entry = items.pop(names.index(name))
     items.insert(max(0, min(index, len(items))), entry)
-    return replace(spec, layers=tuple(items))
+    return with_children(spec, path, tuple(items))
 
 
-def drop_in_stack(spec: ModelSpec, name: str, y: float) -> ModelSpec:
-    """A layer of a Sequential stack dragged to height ``y``: it goes after every other
-    layer drawn above that height."""
-    index = sum(1 for n, e in enumerate(spec.layers) if e.name != name and stack_y(n + 1) < y)
-    return reorder(spec, name, index)
+def drop_in_stack(spec: ModelSpec, name: str, y: float, path: tuple[str, ...] = ()) -> ModelSpec:
+    """A layer of a stack dragged to height ``y``: it goes after every other layer drawn
+    above that height."""
+    return reorder(spec, name, _stack_index(block_children(spec, path), y, skip=name), path)
 
 
 def rename(spec: ModelSpec, old: str, new: str) -> ModelSpec:
@@ -267,6 +281,16 @@ def _number(value: Any) -> float:
     return 0.0
 
 
+def _checked_op(event: Any) -> str:
+    """The event's op, once it is an object with a known op and a text ``name``."""
+    if not isinstance(event, Mapping) or event.get("op") not in OPS:
+        raise _bad_event(event)
+    if event["op"] in ("reorder", "ungroup", "open") and not isinstance(event.get("name", ""),
+                                                                       str):
+        raise _bad_event(event)
+    return event["op"]
+
+
 def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
     """Apply one canvas event (``add``, ``connect``, ``delete``, ``move``, ``reorder``,
     ``group``, ``ungroup``); ``select``, ``open``, ``undo`` and ``redo`` are the page's and
@@ -276,11 +300,7 @@ def apply_event(spec: ModelSpec, event: Any) -> ModelSpec:
         SpecError: a malformed event (``canvas.bad_event``) or an edit the model refuses;
             the spec is then unchanged.
     """
-    if not isinstance(event, Mapping) or event.get("op") not in OPS:
-        raise _bad_event(event)
-    op = event["op"]
-    if op in ("reorder", "ungroup", "open") and not isinstance(event.get("name", ""), str):
-        raise _bad_event(event)
+    op = _checked_op(event)
     if op == "add":
         return add_node(spec, event.get("type"), _number(event.get("x")),
                             _number(event.get("y")))[0]
@@ -325,25 +345,15 @@ def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelS
     path = tuple(path)
     if not path:
         return apply_event(spec, event)
-    if not isinstance(event, Mapping) or event.get("op") not in OPS:
-        raise _bad_event(event)
-    if event["op"] in ("reorder", "ungroup", "open") and not isinstance(event.get("name", ""),
-                                                                       str):
-        raise _bad_event(event)
+    op = _checked_op(event)
     children = block_children(spec, path)
     names = [e.name for e in children]
-    op = event["op"]
     if op == "add":
-        kind = event.get("type")
-        if kind == NEW_INPUT:
+        if event.get("type") == NEW_INPUT:
             raise _error("A block takes the tensor of the layer before it; add model inputs "
                          "on the model's canvas.", "canvas.input_in_block")
-        if not isinstance(kind, str) or get_type(kind) is None:
-            raise _error(f"{str(kind)[:100]!r} is not a layer type.", "canvas.unknown_type",
-                         type=str(kind)[:100])
-        index = sum(1 for n in range(len(children)) if stack_y(n + 1) < _number(event.get("y")))
-        layer = spec_ops.new_layer(spec, kind)
-        return with_children(spec, path, children[:index] + (layer,) + children[index:])
+        layer = spec_ops.new_layer(spec, _need_type(event.get("type")))
+        return _insert(spec, path, layer, _number(event.get("y")))
     if op == "delete":
         nodes = event.get("nodes", [])
         if not isinstance(nodes, list):
@@ -354,20 +364,9 @@ def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelS
                 names.remove(name)
         return spec
     if op == "reorder":
-        name = event.get("name")
-        if name not in names:
-            return spec
-        items = list(children)
-        entry = items.pop(names.index(name))
         if "y" in event:
-            at = sum(1 for n, e in enumerate(children) if e.name != name
-                     and stack_y(n + 1) < _number(event.get("y")))
-        else:
-            at = event.get("index")
-            if not isinstance(at, int) or isinstance(at, bool):
-                return spec
-        items.insert(max(0, min(at, len(items))), entry)
-        return with_children(spec, path, tuple(items))
+            return drop_in_stack(spec, event.get("name"), _number(event.get("y")), path)
+        return reorder(spec, event.get("name"), event.get("index"), path)
     if op == "group":
         chosen = event.get("names")
         if not isinstance(chosen, list):

@@ -18,9 +18,9 @@ from tfcore.model.spec_paths import (  # noqa: F401 - part of this module's edit
     _located,
     _map_entries,
     _where,
-    _with_children,
     block_children,
     path_of,
+    with_children,
 )
 
 
@@ -174,7 +174,7 @@ def add_layer_at(spec: ModelSpec, path: tuple[str, ...], type_name: str) -> Mode
     if not path:
         return add_layer(spec, type_name)
     children = block_children(spec, path)
-    return _with_children(spec, tuple(path), children + (new_layer(spec, type_name),))
+    return with_children(spec, tuple(path), children + (new_layer(spec, type_name),))
 
 
 def remove_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int) -> ModelSpec:
@@ -183,7 +183,7 @@ def remove_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int) -> Model
     if not path:
         return remove_layer(spec, index)
     gone = children.pop(index).name
-    spec = _with_children(spec, tuple(path), tuple(children))
+    spec = with_children(spec, tuple(path), tuple(children))
     return _map_entries(spec, lambda e: _drop_refs(e, gone))
 
 
@@ -194,7 +194,7 @@ def move_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int, step: int)
     if not 0 <= index < len(children) or not 0 <= target < len(children):
         return spec
     children[index], children[target] = children[target], children[index]
-    return _with_children(spec, tuple(path), tuple(children))
+    return with_children(spec, tuple(path), tuple(children))
 
 
 def duplicate_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int) -> ModelSpec:
@@ -204,7 +204,7 @@ def duplicate_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int) -> Mo
     if not path:
         return duplicate_layer(spec, index)
     children.insert(index + 1, _fresh_copy(spec, children[index]))
-    return _with_children(spec, tuple(path), tuple(children))
+    return with_children(spec, tuple(path), tuple(children))
 
 
 def _fresh_copy(spec: ModelSpec, entry: LayerSpec) -> LayerSpec:
@@ -226,7 +226,7 @@ def set_layer_at(spec: ModelSpec, path: tuple[str, ...], index: int,
     ``path``. A rename goes through :func:`rename`, which fixes every reference."""
     children = list(_check_index(spec, tuple(path), index))
     children[index] = replace(children[index], **changes)
-    return _with_children(spec, tuple(path), tuple(children))
+    return with_children(spec, tuple(path), tuple(children))
 
 
 def group_into_block(spec: ModelSpec, names: list[str] | tuple[str, ...],
@@ -279,7 +279,7 @@ def group_into_block(spec: ModelSpec, names: list[str] | tuple[str, ...],
     inner = tuple(replace(m, inputs=()) for m in members) if functional else members
     block = LayerSpec(block_name, BLOCK, {}, inputs=members[0].inputs if functional else (),
                       layers=inner)
-    spec = _with_children(spec, path, children[:first] + (block,) + children[last + 1:])
+    spec = with_children(spec, path, children[:first] + (block,) + children[last + 1:])
     if functional:
         spec = _retarget(spec, members[-1].name, block_name)
     return spec
@@ -348,7 +348,7 @@ def ungroup(spec: ModelSpec, block_name: str) -> ModelSpec:
             chained.append(replace(entry, inputs=tuple(prev)))
             prev = (entry.name,)
         inner = tuple(chained)
-    spec = _with_children(spec, path, children[:index] + inner + children[index + 1:])
+    spec = with_children(spec, path, children[:index] + inner + children[index + 1:])
     if not functional:
         return spec
     if inner:

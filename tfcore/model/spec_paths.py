@@ -81,5 +81,3 @@ def _map_entries(spec: ModelSpec, fix: Any) -> ModelSpec:
 
     return replace(spec, layers=walk(spec.layers))
 
-
-_with_children = with_children

@@ -17,6 +17,7 @@ from tfcore.model import (
     KINDS,
     ModelSpec,
     ModelSummary,
+    block_children,
     canvas_graph,
     canvas_ops,
     layer_types,
@@ -111,7 +112,7 @@ def _open(event: dict) -> None:
     else:
         target = path + (str(event.get("name")),)
     try:
-        canvas_graph.block_view(spec, target)
+        block_children(spec, target)
     except TFLabError as exc:
         st.session_state[ERROR] = exc
         return
@@ -224,8 +225,8 @@ def _page() -> None:
         replace_draft(spec)
         history.record(spec)
         path = blocks.open_path(spec)
+        view = canvas_graph.block_view(spec, path) if path else spec
     summary = summarize(replace(spec, layout={}))
-    view = canvas_graph.block_view(spec, path) if path else spec
     inner = summarize(view) if path else summary
     if summary.ok:
         st.session_state[CURRENT_SPEC_KEY] = spec
