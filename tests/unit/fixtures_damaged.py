@@ -53,7 +53,7 @@ METRICS = [{"step": s, "epoch": 1, "time": 1.7e9 + s, "elapsed": 0.1 * s, "split
 RUN_FIELDS = {"name": "text", "created": "time", "spec": "object", "dataset": "object",
               "training": "object", "device": "object", "versions": "object",
               "resume_of": "text", "spec.name": "text", "dataset.name": "text",
-              "device.kind": "text", "training.seed": "int"}
+              "device.kind": "text", "training.seed": "int", "format": "format"}
 STATUS_FIELDS = {"state": "state", "step": "count", "epoch": "count", "heartbeat": "time_s",
                  "updated": "time", "pid": "pid", "message": "long_text",
                  "traceback": "long_text", "queued_at": "time_s", "launched": "time_s",
@@ -83,6 +83,7 @@ BAD_VALUES: dict[str, list[Any]] = {
     "split": ["holdout", 5],
     "count": ["abc", -5, 10 ** 30, 1.5, True, [1]],
     "int": ["abc", 10 ** 30, 1.5],
+    "format": ["1", 0, 2, 10 ** 30, True, None],
     "pid": ["abc", -1, 0, 10 ** 30],
     "seconds": ["abc", -5.0, 1e300, float("nan"), 10 ** 400],
     "time_s": ["abc", -1.0, 1e300],

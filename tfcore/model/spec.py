@@ -254,6 +254,17 @@ def _parse_input(data: Any, where: str, problems: list[Problem]) -> InputSpec | 
     return InputSpec(name=str(name), shape=tuple(shape), dtype=dtype)
 
 
+def _check_format(fmt: Any, problems: list[Problem]) -> None:
+    """A spec without ``format`` is format 1; a newer one is refused, located."""
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > FORMAT:
+        problems.append(Problem("spec", "format", fmt, f"Format {fmt} is newer than this "
+                                f"TF Lab understands ({FORMAT}).", "spec.problem.format_newer",
+                                {"known": FORMAT}))
+    elif fmt != FORMAT or isinstance(fmt, bool):
+        problems.append(Problem("spec", "format", fmt, f"Only format {FORMAT} is known.",
+                                "spec.problem.format", {"known": FORMAT}))
+
+
 def from_dict(data: Any) -> ModelSpec:
     """Parse a spec document; every structural problem is reported at once.
 
@@ -268,9 +279,7 @@ def from_dict(data: Any) -> ModelSpec:
     from tfcore.model.limits import check_data
 
     check_data(data)
-    fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        problems.append(Problem("spec", "format", fmt, f"Only format {FORMAT} is known."))
+    _check_format(data.get("format", FORMAT), problems)
     kind = data.get("kind", SEQUENTIAL)
     if kind not in KINDS:
         problems.append(Problem("spec", "kind", kind, f"kind must be one of {KINDS}."))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
 from tfcore.rundir.metrics_cache import cached_metrics, forget_metrics
-from tfcore.rundir.schema import META_FIELDS, META_JSON, RunProblem, check_object
+from tfcore.rundir.schema import META_FIELDS, META_JSON, RUN_FORMAT, RunProblem, check_object
 from tfcore.rundir.store import (
     ACTIVE_STATES,
     DAMAGED,
@@ -41,6 +41,7 @@ __all__ = [
     "META_FIELDS",
     "META_JSON",
     "QUEUED",
+    "RUN_FORMAT",
     "RUNNING",
     "STATES",
     "STOPPED",

@@ -4,6 +4,10 @@ A reader never trusts a run file: each field is checked against its :class:`Fiel
 field is dropped (the reader falls back to its default) and reported as a located
 :class:`RunProblem` such as ``status.json: step: 'abc' is not an integer``. Unknown fields
 pass unchecked, so a newer writer's additions do not damage a run.
+
+``run.json`` records its ``format`` (:data:`RUN_FORMAT`). A file without one was written
+before formats were recorded and reads as format 1; a newer format than this reader knows
+marks the run damaged (``run.json: format: 3 is newer than this TF Lab understands (1)``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ FINISHED, FAILED, STOPPED, INTERRUPTED = "finished", "failed", "stopped", "inter
 DAMAGED = "damaged"      # reader-side only: status.json has no usable state
 STATES = (QUEUED, RUNNING, STOPPING, FINISHED, FAILED, STOPPED, INTERRUPTED)
 SPLITS = ("train", "val", "test")
+RUN_FORMAT = 1
+"""The ``run.json`` format this TF Lab writes and reads (missing: written before formats were
+recorded, read as 1)."""
 
 MAX_INT = 2 ** 53            # integers beyond this do not survive a float (charts, tables)
 MAX_PID = 2 ** 22            # Linux's pid_max ceiling
@@ -87,6 +94,7 @@ REASONS: Mapping[str, str] = {
     "unreadable": "{where}: cannot be read ({limit})",
     "not_object": "{where}: {value} is not a JSON object",
     "skipped": "{where}: {value} damaged line(s) skipped",
+    "newer": "{where}: {value} is newer than this TF Lab understands ({limit})",
 }
 
 
@@ -180,6 +188,7 @@ class Field:
     high: float | None = None
     choices: tuple[str, ...] = ()
     max_len: int | None = None
+    above: str = "high"      # the reason of a value above ``high`` ("newer": a format)
 
     def check(self, value: Any) -> tuple[str, str] | None:
         """``None`` when ``value`` fits, else (reason, limit)."""
@@ -192,7 +201,7 @@ class Field:
         if self.low is not None and ordered and value < self.low:
             return "low", _num(self.low)
         if self.high is not None and ordered and value > self.high:
-            return "high", _num(self.high)
+            return self.above, _num(self.high)
         if self.max_len is not None and len(value) > self.max_len:
             return "long", str(self.max_len)
         if self.choices and value not in self.choices:
@@ -238,6 +247,7 @@ STATUS_FIELDS = (
 
 RUN_FIELDS = (
     Field("created", "time", required=True, nullable=False), _text("name"),
+    Field("format", "int", nullable=False, low=1, high=RUN_FORMAT, above="newer"),
     Field("spec", "object"), Field("dataset", "object"), Field("training", "object"),
     Field("device", "object"), Field("versions", "object"), _text("resume_of"),
     Field("initial_weights", "string", max_len=4096), _text("spec.name"),

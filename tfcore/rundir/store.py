@@ -46,6 +46,7 @@ from tfcore.rundir.schema import (  # noqa: F401 - the states are part of this m
     METRICS_JSONL,
     QUEUED,
     RUN_FIELDS,
+    RUN_FORMAT,
     RUN_JSON,
     RUNNING,
     STATES,
@@ -199,7 +200,8 @@ class RunWriter:
     @classmethod
     def create(cls, runs_root: Path, request: Mapping[str, Any],
                run_id: str | None = None) -> "RunWriter":
-        """Create a new run directory with ``run.json`` and a queued status."""
+        """Create a new run directory with ``run.json`` (in :data:`RUN_FORMAT`) and a queued
+        status."""
         run_id = run_id or new_run_id(str(request.get("name") or "run"))
         root = Path(runs_root) / run_id
         if root.exists():
@@ -207,7 +209,8 @@ class RunWriter:
                            params={"run": run_id})
         root.mkdir(parents=True)
         paths = RunPaths(root)
-        body = dict(request)
+        body = {"format": RUN_FORMAT,           # this writer's format, whatever was asked
+                **{k: v for k, v in request.items() if k != "format"}}
         body.setdefault("created", now_iso())
         atomic_write_json(paths.run_json, body)
         writer = cls(paths)
