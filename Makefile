@@ -12,7 +12,7 @@ LOAD_MAX_S ?= $(shell expr 5400 \* $(LOAD_RUNS))
 LOAD_RUNS ?= 1
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-fast test-load test-unit test-app test-browser browser cli-help clean
+.PHONY: install run test test-fast test-load test-unit test-app test-browser browser canvas cli-help clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ test-app: install
 
 test-browser: install browser
 	$(PY) -m pytest tests/browser
+
+# The model canvas's frontend, the one target that needs node and npm (dist/ is committed, so
+# nothing else here does): the locked packages, lint (eslint, React hooks rules, no
+# warnings), then dist/ and dist/source-hash.txt (tests/unit/test_canvas_build.py checks it).
+canvas:
+	cd ui/canvas/frontend && npm ci && npm run lint && npm run build
 
 clean:
 	rm -rf $(VENV) .pytest_cache

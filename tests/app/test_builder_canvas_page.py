@@ -10,6 +10,7 @@ import json
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
+from ui.canvas.component import PROTOCOL
 from ui.common.i18n import catalog
 
 
@@ -26,6 +27,7 @@ def test_the_canvas_mode_renders_with_the_mlp_preset(lang: str) -> None:
     assert any(s.value == catalog(lang)["canvas.selected"] for s in at.subheader)
     total = catalog(lang)["builder.total"]
     assert next(m.value for m in at.metric if m.label == total) == "79,510"
+    assert set(_args(at)) - {"key", "default"} == set(PROTOCOL["args"])   # Streamlit adds two
     assert_clean(at, lang)
 
 

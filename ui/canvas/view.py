@@ -26,7 +26,7 @@ from tfcore.model import (
 )
 from ui.builder import DRAFT, blocks, labels, panels, problem_text, replace_draft
 from ui.canvas import history
-from ui.canvas.component import KEY, model_canvas
+from ui.canvas.component import KEY, check_event, component_events, label_names, model_canvas
 from ui.canvas.side import SELECTED, side_panel
 from ui.common import CURRENT_SPEC_KEY, pick, plain, t
 
@@ -55,17 +55,21 @@ def _edited(spec: ModelSpec) -> None:
 
 def _apply_events() -> None:
     """Apply the canvas's new events in order (each once: the frontend numbers them)."""
-    value = st.session_state.get(KEY)
-    if not isinstance(value, dict) or not isinstance(value.get("events"), list):
+    token, events = component_events(st.session_state.get(KEY))
+    if not token:
         return
-    token = str(value.get("token", ""))
     ack = st.session_state.get(ACK) or {}
     done = ack.get("seq", 0) if ack.get("token") == token else 0
-    for event in value["events"]:
+    for event in events:
         seq = event.get("seq") if isinstance(event, dict) else None
-        if not isinstance(seq, int) or seq <= done:
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= done:
             continue
         done = seq
+        try:
+            check_event(event)
+        except TFLabError as exc:
+            st.session_state[ERROR] = exc
+            continue
         _apply(event)
     st.session_state[ACK] = {"token": token, "seq": done}
 
@@ -245,7 +249,7 @@ def _page() -> None:
     with left:
         model_canvas(graph=_graph(view, inner, path, summary if path else None),
                      palette=_palette(view), labels=_labels(), selected=selected,
-                     rev=st.session_state.get(REV, 0), ack=st.session_state.get(ACK),
+                     ack=st.session_state.get(ACK),
                      can_undo=history.can(-1), can_redo=history.can(1), height=HEIGHT,
                      trail=_trail(path), status=status)
     code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"),
@@ -263,6 +267,4 @@ def _page() -> None:
 
 
 def _labels() -> dict[str, str]:
-    keys = ("search", "drag_hint", "auto_layout", "undo", "redo", "shares", "empty", "group",
-            "open")
-    return {k: t(f"canvas.{k}") for k in keys}
+    return {k: t(f"canvas.{k}") for k in label_names()}
