@@ -166,6 +166,7 @@ OPTIMIZERS: Mapping[str, Optimizer] = _optimizers(
     Optimizer("adamw", "AdamW", "train.opt.adamw", fixed=(("weight_decay", 0.004),)),
     Optimizer("rmsprop", "RMSprop", "train.opt.rmsprop", options=("momentum",)),
     Optimizer("adagrad", "Adagrad", "train.opt.adagrad"),
+    Optimizer("nadam", "Nadam", "train.opt.nadam"),
 )
 DEFAULT_OPTIMIZER = "adam"
 
