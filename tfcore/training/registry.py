@@ -167,6 +167,7 @@ OPTIMIZERS: Mapping[str, Optimizer] = _optimizers(
     Optimizer("rmsprop", "RMSprop", "train.opt.rmsprop", options=("momentum",)),
     Optimizer("adagrad", "Adagrad", "train.opt.adagrad"),
     Optimizer("nadam", "Nadam", "train.opt.nadam"),
+    Optimizer("lion", "Lion", "train.opt.lion"),
 )
 DEFAULT_OPTIMIZER = "adam"
 
