@@ -32,6 +32,14 @@ def test_the_form_ranges_and_defaults_are_the_engines() -> None:
         EN[s.label] for s in SCHEDULES.values()]
     assert at.radio(key="train.loop").options == [EN[loop.label] for loop in LOOP_KINDS.values()]
     assert all(SETTINGS["steps_per_second"].accepts(float(p)) for p in PACES if p)
+    at.radio(key="train.device").set_value("logical").run()
+    assert at.number_input(key="train.logical_count").max == SETTINGS["logical_devices"].high
+    at.radio(key="train.device").set_value("cluster").run()
+    for key, name in (("train.cluster.workers", "workers"),
+                      ("train.cluster.backup_every", "backup_every")):
+        widget, setting = at.number_input(key=key), SETTINGS[name]
+        assert (widget.min, widget.max, widget.value) == (setting.low, setting.high,
+                                                          setting.default), key
 
 
 def test_each_optimizer_shows_the_options_it_takes() -> None:

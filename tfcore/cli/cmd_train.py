@@ -122,7 +122,7 @@ def _cluster(args: argparse.Namespace) -> dict:
         raise RunError("Give --workers (processes on this machine) or --hosts (one worker "
                        "per host:port), not both.", key="cluster.err.flags",
                        params={"message": "--workers with --hosts"})
-    config = ClusterConfig.from_dict({"workers": args.workers or 2,
+    config = ClusterConfig.from_dict({"workers": args.workers or SETTINGS["workers"].default,
                                       "hosts": args.hosts or (),
                                       "backup_every": args.backup_every})
     return config.to_dict()
@@ -245,13 +245,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "at most this many training steps a second (demo pacing)", "steps_per_second"))
     add_flag(p, "seed", **_ranged("random seed", "seed"))
     add_device_flags(p, device_default="cpu")
+    workers = SETTINGS["workers"]
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="--device cluster: N worker processes on this machine (2)")
+                   help=f"--device cluster: N worker processes on this machine "
+                        f"(default {workers.default}; {workers.describe()})")
     p.add_argument("--hosts", type=_hosts, default=None, metavar="HOST:PORT,...",
                    help="--device cluster: every worker's address, the chief (this "
                         "machine) first")
-    p.add_argument("--backup-every", type=int, default=20, metavar="N",
-                   help="--device cluster: fault-tolerance backup every N steps (20)")
+    p.add_argument("--backup-every", metavar="N", **_ranged(
+        "--device cluster: fault-tolerance backup every N steps", "backup_every"))
     add_flag(p, "runs_root", type=path_arg)
     add_flag(p, "workspace", type=path_arg)
     p.add_argument("--ckpt-every", metavar="N", **_ranged("checkpoint every N steps",

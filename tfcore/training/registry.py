@@ -112,6 +112,8 @@ SETTINGS: Mapping[str, Setting] = _settings(
     Setting("steps_per_second", float, 0.01, 10_000.0, None, optional=True),
     Setting("logical_devices", int, 0, 16, 0),
     Setting("memory_limit_mb", int, 0, 1_000_000, 0, step=256),
+    Setting("workers", int, 2, 16, 2),                  # a cluster run's worker processes
+    Setting("backup_every", int, 1, 1_000_000, 20),     # a cluster run's backup interval
 )
 
 

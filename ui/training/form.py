@@ -44,6 +44,7 @@ from ui.data import load_with_spinner, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import fit_problems
+from ui.training.settings import setting_input
 from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
@@ -193,19 +194,6 @@ def _logical_devices(config: dict) -> None:
 def _options(registry: Any) -> dict:
     """Selectbox/radio arguments for a registry: its names, shown by their label keys."""
     return {"options": list(registry), "format_func": lambda n: t(registry[n].label)}
-
-
-def setting_input(where: Any, name: str, label: str, key: str, **kwargs: Any) -> Any:
-    """A number input (a slider when the setting has a float step) with the range, step and
-    default of ``SETTINGS[name]``, its value kept across pages."""
-    setting = SETTINGS[name]
-    if setting.kind is float and setting.step:
-        return kept(where.slider, label, setting.low, setting.high, value=setting.default,
-                    step=setting.step, key=key, **kwargs)
-    if setting.step:
-        kwargs.setdefault("step", setting.step)
-    return kept(where.number_input, label, setting.low, setting.high, value=setting.default,
-                key=key, **kwargs)
 
 
 def _pace_label(pace: int) -> str:
