@@ -15,7 +15,8 @@ from tfcore.cli import build_parser
 from tfcore.training import OPTIMIZERS, TrainConfig
 from ui.common.i18n import catalog
 
-ADDED = [("nadam", "Nadam"), ("lion", "Lion")]       # (name, keras.optimizers class): the entries added last
+# (name, keras.optimizers class) of the entries added last
+ADDED = [("nadam", "Nadam"), ("lion", "Lion")]
 
 
 def _cli_choices() -> list[str]:

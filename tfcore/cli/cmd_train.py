@@ -227,7 +227,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_flag(p, "epochs", **_ranged("passes over the training split", "epochs"))
     add_flag(p, "steps", **_ranged("total steps, 0: use --epochs", "steps"))
     add_flag(p, "batch_size", **_ranged("examples per batch", "batch_size"))
-    p.add_argument("--validate-every", metavar="N", **_ranged("validate every N epochs", "validate_every"))
+    p.add_argument("--validate-every", metavar="N",
+                   **_ranged("validate every N epochs", "validate_every"))
     add_flag(p, "optimizer", **_choices("optimizer", OPTIMIZERS, TrainConfig.optimizer))
     add_flag(p, "lr", **_ranged("learning rate", "learning_rate"))
     p.add_argument("--momentum", metavar="M", **_ranged("momentum of the optimizers that take it: "

@@ -135,7 +135,7 @@ class TrainConfig:
             check_choice("metrics", metric, [*METRICS, *custom_metrics])
         custom = [n for n in (self.loss, *self.metrics) if n not in LOSSES and n not in METRICS]
         if custom and not LOOP_KINDS[self.loop].user_code:
-            raise refusal(USER_CODE_LOOP, names=custom, value=repr(self.loop),
+            raise refusal(USER_CODE_LOOP, name="loop", value=repr(self.loop), names=custom,
                           loops=[n for n, loop in LOOP_KINDS.items() if loop.user_code])
         prefix = self.ckpt_prefix
         if (not isinstance(prefix, str) or not CKPT_PREFIX_PATTERN.match(prefix)

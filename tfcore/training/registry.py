@@ -36,7 +36,7 @@ ENGLISH = MappingProxyType({
                          "{high:g}, or null for no limit. Received: {name}={value}",
     CHOICE: "Training setting {name!r} must be one of {choices}. Received: {name}={value}",
     USER_CODE_LOOP: "A user-written loss or metric ({names}) trains only with the loop(s) "
-                    "{loops}. Received: loop={value}",
+                    "{loops}. Received: {name}={value}",
     CKPT_PREFIX: "Training setting 'ckpt_prefix' must be a file name of letters, digits, '.' "
                  "and '_' (at most 64 characters), e.g. ckpt or model.ckpt. "
                  "Received: ckpt_prefix={value}",

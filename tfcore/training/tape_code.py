@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from tfcore.training.config import TrainConfig
 from tfcore.training.losses import LOSSES
-from tfcore.training.registry import OPTIMIZERS, SCHEDULES
+from tfcore.training.registry import DEFAULT_SCHEDULE, OPTIMIZERS, SCHEDULES
 from tfcore.training.tape_loop import TapeSteps
 
 
@@ -42,7 +42,7 @@ def optimizer_line(config: TrainConfig) -> str:
     optimizer = OPTIMIZERS.get(config.optimizer)
     if optimizer is None:
         return f"optimizer = make_optimizer({config.optimizer!r})"
-    schedule = SCHEDULES.get(config.schedule, SCHEDULES["constant"])
+    schedule = SCHEDULES.get(config.schedule, SCHEDULES[DEFAULT_SCHEDULE])
     return f"optimizer = {optimizer.code(schedule.code(config.learning_rate), config)}"
 
 
