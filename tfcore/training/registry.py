@@ -143,7 +143,9 @@ class Optimizer:
     fixed: tuple[tuple[str, Any], ...] = ()
 
     def kwargs(self, config: Any) -> dict:
-        return {**{o: float(getattr(config, o)) for o in self.options}, **dict(self.fixed)}
+        """The keyword arguments besides the rate: the config's options, then ``fixed``."""
+        options = {o: SETTINGS[o].kind(getattr(config, o)) for o in self.options}
+        return {**options, **dict(self.fixed)}
 
     def make(self, keras: Any, learning_rate: Any, config: Any) -> Any:
         """The optimizer of ``config`` (``learning_rate``: a number or a schedule)."""
@@ -152,7 +154,7 @@ class Optimizer:
 
     def code(self, learning_rate: str, config: Any) -> str:
         """``keras.optimizers.SGD(learning_rate=0.01, momentum=0.9)``: what :meth:`make` calls."""
-        options = (f"{o}={float(getattr(config, o)):g}" for o in self.options)
+        options = (f"{o}={SETTINGS[o].kind(getattr(config, o)):g}" for o in self.options)
         fixed = (f"{k}={v!r}" for k, v in self.fixed)
         return (f"keras.optimizers.{self.keras_class}("
                 f"{_args(f'learning_rate={learning_rate}', *options, *fixed)})")

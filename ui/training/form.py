@@ -206,7 +206,7 @@ def optimizer_options(optimizer: str) -> dict:
     values = {name: SETTINGS[name].default for o in OPTIMIZERS.values() for name in o.options}
     for name in OPTIMIZERS[optimizer].options:
         values[name] = setting_input(st, name, t(f"train.{name}"), f"train.{name}")
-    return values
+    return {name: SETTINGS[name].kind(value) for name, value in values.items()}
 
 
 def training_section(task: str, num_classes: int | None, query: dict) -> dict:
@@ -254,14 +254,14 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         a3.caption(t("train.mixed_help"))
     query.update(epochs=int(epochs), batch=int(batch), lr=float(lr), optimizer=optimizer,
                  schedule=schedule, loop=loop, seed=int(seed))
-    query.update({name: float(value) for name, value in options.items()
+    query.update({name: value for name, value in options.items()
                   if value != SETTINGS[name].default})
     config = {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
               "learning_rate": float(lr), "schedule": schedule,
               "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
               "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
               "validate_every": int(validate_every), "mixed_precision": bool(mixed),
-              "ckpt_prefix": prefix, **{name: float(v) for name, v in options.items()}}
+              "ckpt_prefix": prefix, **options}
     show_loop_code(config)                      # T1: the GradientTape loop's own code
     if PACING:
         query["pace"] = pace
