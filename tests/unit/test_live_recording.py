@@ -34,8 +34,9 @@ def test_steps_per_second_accepts_a_cap_or_none(value) -> None:
 def test_steps_per_second_refuses_bad_values_with_the_value(value) -> None:
     with pytest.raises(RunError) as info:
         TrainConfig.from_dict({"steps_per_second": value})
-    assert info.value.key == "train.err.setting"
-    assert info.value.params["name"] == "steps_per_second"
+    assert info.value.key == "train.err.float_range_or_none"
+    assert info.value.params == {"name": "steps_per_second", "value": repr(value),
+                                 "low": 0.01, "high": 10_000.0}
     assert f"steps_per_second={value!r}" in info.value.message
 
 

@@ -23,21 +23,31 @@ def test_config_round_trip_and_defaults() -> None:
     config = TrainConfig(epochs=3, optimizer="sgd", momentum=0.9, metrics=("mae",), loss="mse")
     assert TrainConfig.from_dict(config.to_dict()) == config
     assert TrainConfig().to_dict()["metrics"] == ["sparse_categorical_accuracy"]
-    assert set(OPTIMIZERS) == {"sgd", "adam", "adamw", "rmsprop", "adagrad"}
+    assert {"sgd", "adam", "adamw", "rmsprop", "adagrad", "nadam"} <= set(OPTIMIZERS)
     assert {"constant", "cosine", "exponential"} <= set(SCHEDULES)
     assert "half_sse" in LOSSES and "sparse_categorical_accuracy" in METRICS
 
 
-@pytest.mark.parametrize("field,value,echo", [
-    ("optimizer", "sgdd", "optimizer='sgdd'"), ("epochs", 0, "epochs=0"),
-    ("learning_rate", -1.0, "learning_rate=-1.0"), ("loss", "nope", "loss='nope'"),
-    ("metrics", ["acc"], "metrics='acc'"), ("batch_size", 2.5, "batch_size=2.5"),
+@pytest.mark.parametrize("field,value,echo,key,bounds", [
+    ("optimizer", "sgdd", "optimizer='sgdd'", "train.err.choice", {"choices": sorted(OPTIMIZERS)}),
+    ("epochs", 0, "epochs=0", "train.err.int_range", {"low": 1, "high": 1_000_000}),
+    ("learning_rate", -1.0, "learning_rate=-1.0", "train.err.float_range",
+     {"low": 1e-7, "high": 1e7}),
+    ("loss", "nope", "loss='nope'", "train.err.choice", {"choices": sorted(LOSSES)}),
+    ("metrics", ["acc"], "metrics='acc'", "train.err.choice", {"choices": sorted(METRICS)}),
+    ("batch_size", 2.5, "batch_size=2.5", "train.err.int_range", {"low": 1, "high": 1_000_000}),
+    ("momentum", 1.0, "momentum=1.0", "train.err.float_range", {"low": 0.0, "high": 0.99}),
 ])
-def test_bad_values_are_echoed(field: str, value: object, echo: str) -> None:
+def test_bad_values_are_echoed_with_structured_params(field: str, value: object, echo: str,
+                                                      key: str, bounds: dict) -> None:
+    """The key names the kind of range; the params are the range itself, never a phrase."""
     with pytest.raises(RunError) as info:
         TrainConfig.from_dict({field: value})
     assert echo in info.value.message
-    assert info.value.key == "train.err.setting"
+    assert info.value.key == key
+    name = "metrics" if field == "metrics" else field
+    assert info.value.params == {"name": name, "value": repr(value if field != "metrics"
+                                                           else value[0]), **bounds}
 
 
 def test_steps_override_epochs_and_plan_resumes_mid_epoch() -> None:

@@ -20,8 +20,23 @@ from tfcore.cli.inputs import (
 )
 from tfcore.cli.inputs import runs_root as runs_root_of
 from tfcore.cli.vocabulary import add_flag, command
+from tfcore.training import LOOP_KINDS, OPTIMIZERS, SCHEDULES, SETTINGS, TrainConfig
 
-LOOPS = ("fit", "custom")
+LOOPS = tuple(LOOP_KINDS)
+
+
+def _ranged(text: str, name: str) -> dict:
+    """``type``, ``default`` and ``help`` of a flag for ``SETTINGS[name]``; the range is
+    checked by ``TrainConfig`` (its error names the setting)."""
+    setting = SETTINGS[name]
+    default = "none" if setting.default is None else f"{setting.default:g}"
+    return {"type": setting.kind, "default": setting.default,
+            "help": f"{text} (default {default}; {setting.describe()})"}
+
+
+def _choices(text: str, names: Any, default: str) -> dict:
+    return {"choices": list(names), "default": default,
+            "help": f"{text}: {' | '.join(names)} (default {default})"}
 
 
 def _hosts(text: str) -> tuple[str, ...]:
@@ -48,8 +63,6 @@ def _dataset(args: argparse.Namespace) -> dict:
 
 def build_request(args: argparse.Namespace) -> dict:
     """The run.json body (spec, dataset, training, device) that `train` args ask for."""
-    from tfcore.training import TrainConfig
-
     training: dict[str, Any] = {"epochs": args.epochs, "batch_size": args.batch_size,
                                 "optimizer": args.optimizer, "learning_rate": args.lr,
                                 "momentum": args.momentum, "schedule": args.schedule,
@@ -109,7 +122,7 @@ def _cluster(args: argparse.Namespace) -> dict:
         raise RunError("Give --workers (processes on this machine) or --hosts (one worker "
                        "per host:port), not both.", key="cluster.err.flags",
                        params={"message": "--workers with --hosts"})
-    config = ClusterConfig.from_dict({"workers": args.workers or 2,
+    config = ClusterConfig.from_dict({"workers": args.workers or SETTINGS["workers"].default,
                                       "hosts": args.hosts or (),
                                       "backup_every": args.backup_every})
     return config.to_dict()
@@ -211,34 +224,42 @@ def register(sub: argparse._SubParsersAction) -> None:
              help="dataset option, repeatable: -o image_size=224 -o target=price")
     add_flag(p, "val", type=fraction_arg, default=0.1, help="validation fraction (0.1)")
     add_flag(p, "test", type=fraction_arg, default=0.2, help="test fraction (0.2)")
-    add_flag(p, "epochs", type=int, default=5, help="passes over the training split (5)")
-    add_flag(p, "steps", type=int, default=0, help="total steps (0: use --epochs)")
-    add_flag(p, "batch_size", type=int, default=50, help="examples per batch (50)")
-    p.add_argument("--validate-every", type=int, default=1, help="validate every N epochs")
-    add_flag(p, "optimizer", default="adam", help="sgd|adam|adamw|rmsprop|adagrad")
-    add_flag(p, "lr", type=float, default=1e-3, help="learning rate (0.001)")
-    p.add_argument("--momentum", type=float, default=0.0)
-    p.add_argument("--schedule", default="constant", help="constant|exponential|cosine")
+    add_flag(p, "epochs", **_ranged("passes over the training split", "epochs"))
+    add_flag(p, "steps", **_ranged("total steps, 0: use --epochs", "steps"))
+    add_flag(p, "batch_size", **_ranged("examples per batch", "batch_size"))
+    p.add_argument("--validate-every", metavar="N",
+                   **_ranged("validate every N epochs", "validate_every"))
+    add_flag(p, "optimizer", **_choices("optimizer", OPTIMIZERS, TrainConfig.optimizer))
+    add_flag(p, "lr", **_ranged("learning rate", "learning_rate"))
+    p.add_argument("--momentum", metavar="M", **_ranged("momentum of the optimizers that take it: "
+                                           + ", ".join(n for n, o in OPTIMIZERS.items()
+                                                       if "momentum" in o.options),
+                                           "momentum"))
+    p.add_argument("--schedule", metavar="NAME", **_choices("learning-rate schedule", SCHEDULES,
+                                                  TrainConfig.schedule))
     p.add_argument("--loss", default=None, help="loss name (default by preset/task)")
     p.add_argument("--metrics", default=None, help="comma-separated metric names")
-    p.add_argument("--loop", choices=LOOPS, default="fit")
+    p.add_argument("--loop", **_choices("training loop", LOOP_KINDS, TrainConfig.loop))
     p.add_argument("--eager", action="store_true", help="custom loop without tf.function")
     p.add_argument("--mixed-precision", action="store_true")
-    add_flag(p, "steps_per_second", type=float, default=None)
-    add_flag(p, "seed", type=int, default=0, help="random seed (0)")
+    add_flag(p, "steps_per_second", **_ranged(
+        "at most this many training steps a second (demo pacing)", "steps_per_second"))
+    add_flag(p, "seed", **_ranged("random seed", "seed"))
     add_device_flags(p, device_default="cpu")
+    workers = SETTINGS["workers"]
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="--device cluster: N worker processes on this machine (2)")
+                   help=f"--device cluster: N worker processes on this machine "
+                        f"(default {workers.default}; {workers.describe()})")
     p.add_argument("--hosts", type=_hosts, default=None, metavar="HOST:PORT,...",
                    help="--device cluster: every worker's address, the chief (this "
                         "machine) first")
-    p.add_argument("--backup-every", type=int, default=20, metavar="N",
-                   help="--device cluster: fault-tolerance backup every N steps (20)")
+    p.add_argument("--backup-every", metavar="N", **_ranged(
+        "--device cluster: fault-tolerance backup every N steps", "backup_every"))
     add_flag(p, "runs_root", type=path_arg)
     add_flag(p, "workspace", type=path_arg)
-    p.add_argument("--ckpt-every", type=int, default=100, metavar="N",
-                   help="checkpoint every N steps (100)")
-    add_flag(p, "keep", type=int, default=3, help="checkpoints to keep (3)")
+    p.add_argument("--ckpt-every", metavar="N", **_ranged("checkpoint every N steps",
+                                                          "ckpt_every"))
+    add_flag(p, "keep", **_ranged("checkpoints to keep", "keep"))
     add_flag(p, "ckpt_prefix", default="ckpt")
     p.add_argument("--resume", default=None, type=run_id_arg, metavar="RUN_ID",
                    help="continue a stopped run from its latest checkpoint")

@@ -12,9 +12,12 @@ import argparse
 from tfcore.cli.inputs import int_range, shown
 from tfcore.cli.vocabulary import add_flag
 from tfcore.errors import RunError
+from tfcore.training import DEVICE_KINDS, SETTINGS
 
-MAX_LOGICAL = 16            # DeviceConfig's own bound
-MAX_MEMORY_MB = 1_000_000
+_LOGICAL = SETTINGS["logical_devices"]           # DeviceConfig's own bounds
+_MEMORY = SETTINGS["memory_limit_mb"]
+# The --device spellings: the registry's kinds the shared flags set up (cpu | gpu:N | mirrored).
+FLAG_KINDS = {kind.name: kind.flag for kind in DEVICE_KINDS.values() if kind.flag}
 
 
 def gpu_list(text: str) -> tuple[int, ...]:
@@ -40,11 +43,13 @@ def on_off(text: str) -> bool:
 
 def add_device_flags(parser: argparse.ArgumentParser, device_default: str | None) -> None:
     """The five device flags (one vocabulary: ``tfcore.cli.vocabulary``)."""
-    add_flag(parser, "device", default=device_default, help="cpu | gpu:N | mirrored")
-    add_flag(parser, "logical_devices", type=int_range(0, MAX_LOGICAL), default=0)
+    add_flag(parser, "device", default=device_default, help=" | ".join(FLAG_KINDS.values()))
+    add_flag(parser, "logical_devices", type=int_range(_LOGICAL.low, _LOGICAL.high),
+             default=_LOGICAL.default)
     add_flag(parser, "gpus", type=gpu_list, default=())
     add_flag(parser, "memory_growth", type=on_off, default=True)
-    add_flag(parser, "memory_limit", type=int_range(0, MAX_MEMORY_MB), default=0)
+    add_flag(parser, "memory_limit", type=int_range(_MEMORY.low, _MEMORY.high),
+             default=_MEMORY.default)
 
 
 def device_config(args: argparse.Namespace, default_kind: str = "cpu") -> dict:
@@ -58,10 +63,11 @@ def device_config(args: argparse.Namespace, default_kind: str = "cpu") -> dict:
 
     text = args.device or default_kind
     kind, _, index = text.partition(":")
-    if kind not in ("cpu", "gpu", "mirrored") or (index and not index.isdigit()) \
-            or (index and kind != "gpu"):
-        raise RunError(f"--device must be cpu, gpu:N or mirrored. Received: --device={text}",
-                       key="train.err.device_arg", params={"value": text})
+    if kind not in FLAG_KINDS or (index and not index.isdigit()) \
+            or (index and not FLAG_KINDS[kind].endswith(":N")):
+        choices = list(FLAG_KINDS.values())
+        raise RunError(f"--device must be one of {choices}. Received: --device={text}",
+                       key="train.err.device_arg", params={"value": text, "choices": choices})
     gpus = tuple(args.gpus or ())
     if index:
         if gpus and gpus != (int(index),):

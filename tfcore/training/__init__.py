@@ -1,4 +1,5 @@
-"""Training runs: configuration (optimizers, losses, metrics), devices and strategies, the loops
+"""Training runs: configuration and its registries (settings, optimizers, schedules, losses,
+metrics, loops, device kinds), devices and strategies, the loops
 and their listeners, the job manager that starts worker processes, evaluation and analysis.
 
 Code outside this package imports only the names below (``__all__``).
@@ -37,6 +38,7 @@ from tfcore.training.devices import (
     apply_device_config,
 )
 from tfcore.training.evaluate import evaluate_split
+from tfcore.training.registry import DEVICE_KINDS, LOOP_KINDS, SETTINGS
 from tfcore.training.tape_code import tape_loop_code
 
 
@@ -52,5 +54,5 @@ __all__ = [
     "SHARD_POLICY", "worker_main",
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
-    "tape_loop_code", "TrainConfig",
+    "tape_loop_code", "TrainConfig", "DEVICE_KINDS", "LOOP_KINDS", "SETTINGS",
 ]

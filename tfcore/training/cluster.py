@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from tfcore.errors import DeviceError
+from tfcore.training.registry import SETTINGS
 
 CLUSTER = "cluster"
 CLUSTER_FILE = "cluster.json"
 CLUSTER_DIR = "cluster"          # per-worker scratch (non-chief checkpoints, exit codes)
 BACKUP_DIR = "backup"            # the chief's BackupAndRestore / backup checkpoints
 SHARD_POLICY = "DATA"            # tf.data AutoShardPolicy for in-memory arrays
-MAX_WORKERS_PER_RUN = 16
+MAX_WORKERS_PER_RUN = SETTINGS["workers"].high
 MAX_RESTARTS = 3
 _HOST = re.compile(r"^(?P<host>[A-Za-z0-9_.\-]{1,253}|\[[0-9A-Fa-f:]{2,45}\]):(?P<port>\d{1,5})$")
 
@@ -96,7 +97,7 @@ class ClusterConfig:
             raise DeviceError(f"A cluster needs 2 to {MAX_WORKERS_PER_RUN} workers. "
                               f"Received: workers={self.workers}",
                               key="cluster.err.workers", params={"value": self.workers})
-        if not 1 <= self.backup_every <= 1_000_000:
+        if not SETTINGS["backup_every"].accepts(self.backup_every):
             raise DeviceError(f"backup_every must be 1 to 1000000. Received: "
                               f"{self.backup_every}", key="cluster.err.backup",
                               params={"value": self.backup_every})

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from tfcore.tfenv import quiet_tensorflow
+from tfcore.training.registry import DEVICE_KINDS, SETTINGS, check_choice
 
 CPU, GPU, MIRRORED = "cpu", "gpu", "mirrored"
 CLUSTER = "cluster"     # MultiWorkerMirroredStrategy over worker processes (training.cluster)
-DEVICE_KINDS = (CPU, GPU, MIRRORED, CLUSTER)
 
 
 @dataclass(frozen=True)
@@ -54,18 +54,9 @@ class DeviceConfig:
         """Raise DeviceError for values that can never work (before TensorFlow starts)."""
         from tfcore.errors import DeviceError
 
-        if self.kind not in DEVICE_KINDS:
-            raise DeviceError(f"Device kind must be one of {DEVICE_KINDS}. "
-                              f"Received: kind={self.kind!r}", key="errors.device_kind",
-                              params={"kind": self.kind})
-        if not 0 <= self.logical_devices <= 16:
-            raise DeviceError("logical_devices must be between 0 and 16. "
-                              f"Received: logical_devices={self.logical_devices}",
-                              key="errors.device_logical",
-                              params={"value": self.logical_devices})
-        if self.memory_limit_mb < 0:
-            raise DeviceError(f"memory_limit_mb must be >= 0. Received: {self.memory_limit_mb}",
-                              key="errors.device_memory", params={"value": self.memory_limit_mb})
+        check_choice("kind", self.kind, DEVICE_KINDS, DeviceError)
+        SETTINGS["logical_devices"].check(self.logical_devices, DeviceError)
+        SETTINGS["memory_limit_mb"].check(self.memory_limit_mb, DeviceError)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from tfcore.training.callbacks import Listeners, TrainState
-from tfcore.training.config import TrainConfig, make_loss, make_metrics
+from tfcore.training.config import TrainConfig
+from tfcore.training.losses import make_loss, make_metrics
 from tfcore.training.plan import (  # noqa: F401 - re-exported for callers and tests
     MAX_CHUNK_ROWS,
     MAX_CHUNK_STEPS,
@@ -30,6 +31,7 @@ from tfcore.training.plan import (  # noqa: F401 - re-exported for callers and t
     should_validate,
     steps_to_boundary,
 )
+from tfcore.training.registry import LOOP_KINDS
 from tfcore.training.tape_loop import custom_loop, evaluate_custom  # noqa: F401
 
 FIT_STEPS_PER_EXECUTION = 8
@@ -203,4 +205,6 @@ def evaluate_fit(model: Any, x: np.ndarray, y: np.ndarray, config: TrainConfig) 
     return {k: float(v) for k, v in out.items() if k in names}
 
 
-LOOPS: dict = {"fit": fit_loop, "custom": custom_loop}
+# The function of each loop in the registry (``tfcore.training.registry.LOOP_KINDS``).
+_RUNS = {"fit": fit_loop, "custom": custom_loop}
+LOOPS: dict = {name: _RUNS[name] for name in LOOP_KINDS}

@@ -2,29 +2,22 @@
 
 The step is read with :func:`inspect.getsource` from the function the loop really runs
 (:meth:`tfcore.training.tape_loop.TapeSteps._train_one`); the header above it names the
-loss and optimizer the config creates, read from the same factories the run uses
-(:data:`tfcore.training.config.LOSSES`, :data:`~tfcore.training.config.OPTIMIZERS`), so the
-text cannot drift from what trains.
+loss, schedule and optimizer the config creates, as the registry entries the run makes
+them from write them (:meth:`~tfcore.training.losses.LossDef.code`,
+:meth:`~tfcore.training.registry.Schedule.code`,
+:meth:`~tfcore.training.registry.Optimizer.code`), so the text cannot drift from what trains.
 """
 
 from __future__ import annotations
 
 import inspect
-import re
 import textwrap
 from typing import Any, Mapping
 
-from tfcore.training.config import LOSSES, OPTIMIZERS, SCHEDULES, TrainConfig
+from tfcore.training.config import TrainConfig
+from tfcore.training.losses import LOSSES
+from tfcore.training.registry import DEFAULT_SCHEDULE, OPTIMIZERS, SCHEDULES
 from tfcore.training.tape_loop import TapeSteps
-
-_LOSS_CALL = re.compile(r"k\.losses\.\w+\([^()]*\)")
-_OPT_CALL = re.compile(r"return (keras\.optimizers\.\w+\(.*\))")
-_SCHEDULE_TEXT = {
-    "constant": "{lr:g}",
-    "exponential": "keras.optimizers.schedules.ExponentialDecay(\n"
-                   "    {lr:g}, decay_steps=steps_per_epoch, decay_rate=0.9)",
-    "cosine": "keras.optimizers.schedules.CosineDecay({lr:g}, decay_steps=total_steps)",
-}
 
 
 def _config(config: TrainConfig | Mapping[str, Any]) -> TrainConfig:
@@ -41,25 +34,16 @@ def loss_line(name: str) -> str:
     spec = LOSSES.get(name)
     if spec is None:
         return f"loss_obj = make_custom_loss({name!r}, reduction=None)  # your loss"
-    if name == "half_sse":
-        return "loss_obj = HalfSumSquaredError(reduction=None)  # 0.5 * sum of squared errors"
-    found = _LOSS_CALL.search(inspect.getsource(spec.make))
-    call = found.group(0) if found else f"make_loss({name!r})"
-    call = call.replace("k.losses.", "keras.losses.").replace("reduction=r", "reduction=None")
-    return f"loss_obj = {call}  # one value per example"
+    return f"loss_obj = {spec.code()}  # {spec.note}"
 
 
 def optimizer_line(config: TrainConfig) -> str:
-    """``optimizer = ...`` with the config's rate, schedule and momentum filled in."""
-    factory = OPTIMIZERS.get(config.optimizer)
-    found = _OPT_CALL.search(inspect.getsource(factory)) if factory else None
-    call = found.group(1) if found else f"make_optimizer({config.optimizer!r})"
-    schedule = _SCHEDULE_TEXT.get(config.schedule, "{lr:g}") \
-        if config.schedule in SCHEDULES else "{lr:g}"
-    call = call.replace("float(c.momentum)", f"{float(config.momentum):g}")
-    call = re.sub(r"learning_rate=lr\b",
-                  "learning_rate=" + schedule.format(lr=float(config.learning_rate)), call)
-    return f"optimizer = {call}"
+    """``optimizer = ...`` with the config's rate, schedule and options filled in."""
+    optimizer = OPTIMIZERS.get(config.optimizer)
+    if optimizer is None:
+        return f"optimizer = make_optimizer({config.optimizer!r})"
+    schedule = SCHEDULES.get(config.schedule, SCHEDULES[DEFAULT_SCHEDULE])
+    return f"optimizer = {optimizer.code(schedule.code(config.learning_rate), config)}"
 
 
 def tape_loop_code(config: TrainConfig | Mapping[str, Any]) -> str:

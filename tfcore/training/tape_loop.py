@@ -18,7 +18,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from tfcore.training.callbacks import Listeners, TrainState
-from tfcore.training.config import LOSSES, METRICS, TrainConfig, make_loss
+from tfcore.training.config import TrainConfig
+from tfcore.training.losses import LOSSES, METRICS, make_loss
 from tfcore.training.plan import (
     Pacer,
     TrainData,

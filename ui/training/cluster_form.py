@@ -17,12 +17,12 @@ from tfcore.rundir import ACTIVE_STATES, QUEUED, RunRecord
 from tfcore.training import (
     CLUSTER,
     CLUSTER_FILE,
-    MAX_WORKERS_PER_RUN,
     SHARD_POLICY,
     ClusterConfig,
     join_command,
 )
 from ui.common import kept, plain, t
+from ui.training.settings import setting_input
 
 MODES = ("local", "hosts")
 
@@ -40,11 +40,11 @@ def cluster_section(batch_size: int, query: dict) -> tuple[dict, int]:
     query.pop("device", None)            # a cluster is not a link parameter
     mode = kept(st.radio, t("cluster.mode"), list(MODES), horizontal=True, allowed=list(MODES),
                 key="train.cluster.mode", format_func=lambda m: t(f"cluster.mode.{m}"))
-    backup = kept(st.number_input, t("cluster.backup_every"), 1, 1_000_000, value=20,
-                  key="train.cluster.backup_every", help=t("cluster.backup_help"))
+    backup = setting_input(st, "backup_every", t("cluster.backup_every"),
+                           "train.cluster.backup_every", help=t("cluster.backup_help"))
     if mode == "local":
-        workers = int(kept(st.number_input, t("cluster.workers"), 2, MAX_WORKERS_PER_RUN,
-                           value=2, key="train.cluster.workers"))
+        workers = int(setting_input(st, "workers", t("cluster.workers"),
+                                    "train.cluster.workers"))
         cluster = {"workers": workers, "backup_every": int(backup)}
         st.caption(t("cluster.local_help", workers=workers, cores=_cores(),
                      share=max(1, _cores() // workers)))

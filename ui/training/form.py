@@ -19,11 +19,13 @@ from tfcore.training import (
     CKPT_PREFIXES,
     CPU,
     GPU,
+    LOOP_KINDS,
     LOSSES,
     METRICS,
     MIRRORED,
     OPTIMIZERS,
     SCHEDULES,
+    SETTINGS,
     TrainConfig,
     default_loss_and_metrics,
 )
@@ -42,6 +44,7 @@ from ui.data import load_with_spinner, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import fit_problems
+from ui.training.settings import setting_input
 from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
@@ -137,14 +140,14 @@ def device_section(batch_size: int, query: dict) -> DeviceChoice:
 
         config, replicas = cluster_section(batch_size, query)
     elif kind == "logical":
-        count = kept(st.number_input, t("train.logical_count"), 2, 8, value=2,
-                     key="train.logical_count")
+        count = kept(st.number_input, t("train.logical_count"), 2,
+                     SETTINGS["logical_devices"].high, value=2, key="train.logical_count")
         config, replicas = {"kind": MIRRORED, "logical_devices": int(count),
                             "gpus": visible}, int(count)
         st.caption(t("train.logical_help_gpu" if gpus else "train.logical_help_cpu"))
     if gpus and kind in ("gpu", "mirrored", "logical"):
-        limit = kept(st.number_input, t("train.memory_limit"), 0, 1_000_000, value=0, step=256,
-                     key="train.memory_limit")
+        limit = setting_input(st, "memory_limit_mb", t("train.memory_limit"),
+                              "train.memory_limit")
         config["memory_limit_mb"] = int(limit)
         config["memory_growth"] = kept(st.checkbox, t("train.memory_growth"), value=True,
                                        key="train.memory_growth")
@@ -188,37 +191,44 @@ def _logical_devices(config: dict) -> None:
                      names=", ".join(f"`{n}`" for n in shown[1])))
 
 
-def _options(names: list[str], prefix: str) -> dict:
-    return {"options": names, "format_func": lambda n: t(f"{prefix}.{n}")}
+def _options(registry: Any) -> dict:
+    """Selectbox/radio arguments for a registry: its names, shown by their label keys."""
+    return {"options": list(registry), "format_func": lambda n: t(registry[n].label)}
 
 
 def _pace_label(pace: int) -> str:
     return t("train.pace.rate", n=pace) if pace else t("train.pace.unlimited")
 
 
+def optimizer_options(optimizer: str) -> dict:
+    """The widgets of the options the chosen optimizer takes (``Optimizer.options``); an
+    option it does not take keeps its default."""
+    values = {name: SETTINGS[name].default for o in OPTIMIZERS.values() for name in o.options}
+    for name in OPTIMIZERS[optimizer].options:
+        values[name] = setting_input(st, name, t(f"train.{name}"), f"train.{name}")
+    return {name: SETTINGS[name].kind(value) for name, value in values.items()}
+
+
 def training_section(task: str, num_classes: int | None, query: dict) -> dict:
     """Loop, optimizer, schedule, loss, metrics, sizes and pacing -> TrainConfig dict."""
     loss_default, metrics_default = default_loss_and_metrics(task, num_classes)
+    defaults = TrainConfig()
     c1, c2, c3 = st.columns(3)
     with c1:
         loop = kept(st.radio, t("train.loop"), key="train.loop", horizontal=True,
-                    **_options(["fit", "custom"], "train.loop"))
-        eager = loop == "custom" and kept(st.checkbox, t("train.eager"), key="train.eager")
-        epochs = kept(st.number_input, t("train.epochs"), 1, 100_000, value=5, key="train.epochs")
-        batch = kept(st.number_input, t("train.batch_size"), 1, 65_536, value=50,
-                     key="train.batch_size")
+                    index=list(LOOP_KINDS).index(defaults.loop), **_options(LOOP_KINDS))
+        eager = LOOP_KINDS[loop].eager_option and kept(st.checkbox, t("train.eager"),
+                                                       key="train.eager")
+        epochs = setting_input(st, "epochs", t("train.epochs"), "train.epochs")
+        batch = setting_input(st, "batch_size", t("train.batch_size"), "train.batch_size")
     with c2:
         optimizer = kept(st.selectbox, t("train.optimizer"), key="train.optimizer",
-                         index=list(OPTIMIZERS).index("adam"),
-                         **_options(list(OPTIMIZERS), "train.opt"))
-        lr = kept(st.number_input, t("train.lr"), 1e-7, 1e7, value=1e-3, format="%g",
-                  key="train.lr")
-        momentum = 0.0
-        if optimizer in ("sgd", "rmsprop"):
-            momentum = kept(st.slider, t("train.momentum"), 0.0, 0.99, value=0.0, step=0.01,
-                            key="train.momentum")
+                         index=list(OPTIMIZERS).index(defaults.optimizer),
+                         **_options(OPTIMIZERS))
+        lr = setting_input(st, "learning_rate", t("train.lr"), "train.lr", format="%g")
+        options = optimizer_options(optimizer)
         schedule = kept(st.selectbox, t("train.schedule"), key="train.schedule",
-                        **_options(list(SCHEDULES), "train.sched"))
+                        index=list(SCHEDULES).index(defaults.schedule), **_options(SCHEDULES))
     with c3:
         losses = list(LOSSES) + custom_losses()
         loss = kept(st.selectbox, t("train.loss"), losses, index=losses.index(loss_default),
@@ -226,19 +236,17 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         metrics = kept(st.multiselect, t("train.metrics"), list(METRICS) + custom_metrics(),
                        default=list(metrics_default), key=f"train.metrics.{task}",
                        placeholder=choose_placeholder(METRICS, many=True))
-        seed = kept(st.number_input, t("train.seed"), 0, 2**31 - 1, value=0,
-                    key="train.seed")
+        seed = setting_input(st, "seed", t("train.seed"), "train.seed")
         pace = 0
         if PACING:
             pace = kept(st.selectbox, t("train.pace"), PACES, key="train.pace",
                         allowed=PACES, format_func=_pace_label, help=t("train.pace_help"))
     with st.expander(t("train.advanced")):
         a1, a2, a3 = st.columns(3)
-        ckpt_every = kept(a1.number_input, t("train.ckpt_every"), 1, 10_000_000, value=100,
-                          key="train.ckpt_every")
-        keep = kept(a2.number_input, t("train.keep"), 1, 100, value=3, key="train.keep")
-        validate_every = kept(a1.number_input, t("train.validate_every"), 1, 1_000_000, value=1,
-                              key="train.validate_every")
+        ckpt_every = setting_input(a1, "ckpt_every", t("train.ckpt_every"), "train.ckpt_every")
+        keep = setting_input(a2, "keep", t("train.keep"), "train.keep")
+        validate_every = setting_input(a1, "validate_every", t("train.validate_every"),
+                                       "train.validate_every")
         prefix = kept(a2.selectbox, t("checkpointing.prefix"), list(CKPT_PREFIXES),
                       key="train.ckpt_prefix", allowed=list(CKPT_PREFIXES),
                       help=t("checkpointing.prefix_help"))
@@ -246,14 +254,14 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
         a3.caption(t("train.mixed_help"))
     query.update(epochs=int(epochs), batch=int(batch), lr=float(lr), optimizer=optimizer,
                  schedule=schedule, loop=loop, seed=int(seed))
-    if momentum:
-        query["momentum"] = float(momentum)
+    query.update({name: value for name, value in options.items()
+                  if value != SETTINGS[name].default})
     config = {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
-              "learning_rate": float(lr), "momentum": float(momentum), "schedule": schedule,
+              "learning_rate": float(lr), "schedule": schedule,
               "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
               "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
               "validate_every": int(validate_every), "mixed_precision": bool(mixed),
-              "ckpt_prefix": prefix}
+              "ckpt_prefix": prefix, **options}
     show_loop_code(config)                      # T1: the GradientTape loop's own code
     if PACING:
         query["pace"] = pace

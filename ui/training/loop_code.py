@@ -11,13 +11,14 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from tfcore.training import tape_loop_code
+from tfcore.training import LOOP_KINDS, tape_loop_code
 from ui.common import guarded, t
 
 
 def show_loop_code(config: Mapping[str, Any]) -> None:
-    """An expander with the loop's code; nothing when the Keras ``fit`` loop is chosen."""
-    if config.get("loop") != "custom":
+    """An expander with the loop's code; nothing for a loop that shows none (Keras ``fit``)."""
+    loop = LOOP_KINDS.get(config.get("loop"))
+    if loop is None or not loop.shows_code:
         return
     with st.expander(t("train.loop_code.title")):
         st.caption(t("train.loop_code.help"))

@@ -8,7 +8,6 @@ only a link typed or opened by a person changes the form.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -16,30 +15,14 @@ import streamlit as st
 
 from tfcore.data import dataset_names
 from tfcore.model import preset_names
-from tfcore.training import OPTIMIZERS, SCHEDULES
+from tfcore.training import DEVICE_KINDS, LOOP_KINDS, OPTIMIZERS, SCHEDULES, SETTINGS
 from ui.common import remember
 
 WRITTEN_KEY = "train.url.written"      # {param: text} the page last put into the URL
-DEVICE_CHOICES = ("cpu", "gpu", "mirrored", "logical")
+# The device kinds the shared device settings set up (cluster has a section of its own),
+# plus "logical": MirroredStrategy over logical devices carved from one device.
+DEVICE_CHOICES = tuple(name for name, kind in DEVICE_KINDS.items() if kind.flag) + ("logical",)
 PACES = (0, 100, 20, 5)                # steps per second; 0 = unlimited
-
-
-def _int(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = int(text)
-        if not low <= value <= high:
-            raise ValueError(text)
-        return value
-    return parse
-
-
-def _float(low: float, high: float) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        value = float(text)
-        if not (math.isfinite(value) and low <= value <= high):
-            raise ValueError(text)
-        return value
-    return parse
 
 
 def _choice(options: Callable[[], Iterable[Any]]) -> Callable[[str], str]:
@@ -70,14 +53,16 @@ PARAMS: dict[str, Param] = {
     "preset": Param("train.model.preset", _choice(preset_names),
                     {"train.model.source": "preset", "train.use_handed": False}),
     "dataset": Param("train.data.name", _choice(dataset_names), {"train.data.source": "builtin"}),
-    "epochs": Param("train.epochs", _int(1, 100_000)),
-    "batch": Param("train.batch_size", _int(1, 65_536)),
-    "lr": Param("train.lr", _float(1e-7, 1e7)),
+    "epochs": Param("train.epochs", SETTINGS["epochs"].parse),
+    "batch": Param("train.batch_size", SETTINGS["batch_size"].parse),
+    "lr": Param("train.lr", SETTINGS["learning_rate"].parse),
     "optimizer": Param("train.optimizer", _choice(lambda: OPTIMIZERS)),
-    "momentum": Param("train.momentum", _float(0.0, 0.99)),
+    # every option an optimizer takes (momentum ...), under its own name
+    **{name: Param(f"train.{name}", SETTINGS[name].parse)
+       for optimizer in OPTIMIZERS.values() for name in optimizer.options},
     "schedule": Param("train.schedule", _choice(lambda: SCHEDULES)),
-    "loop": Param("train.loop", _choice(lambda: ("fit", "custom"))),
-    "seed": Param("train.seed", _int(0, 2**31 - 1)),
+    "loop": Param("train.loop", _choice(lambda: LOOP_KINDS)),
+    "seed": Param("train.seed", SETTINGS["seed"].parse),
     "device": Param("train.device", _choice(lambda: DEVICE_CHOICES)),
     "pace": Param("train.pace", _pace),
 }
