@@ -25,6 +25,8 @@ from typing import Any
 from tfcore import __version__
 from tfcore.errors import TFLabError
 
+__all__ = ["main"]          # what code outside the command line calls
+
 EXIT_OK, EXIT_FAILURE, EXIT_USER_ERROR = 0, 1, 2
 MAX_LINE_CHARS = 400
 EXAMPLES = ("python -m tfcore presets",

@@ -6,7 +6,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.training import jobs
+from tfcore.training import jobs  # a whole module: STILL_MODULES in test_architecture
 from tfcore.training.analysis import read_analysis
 from tfcore.training.cluster import (
     CLUSTER_FILE,
@@ -37,6 +37,16 @@ from tfcore.training.devices import (
     apply_device_config,
 )
 from tfcore.training.evaluate import evaluate_split
+from tfcore.training.jobs import (
+    checkpoint_steps,
+    pid_alive,
+    prewarm,
+    reconcile,
+    resume_run,
+    start_run,
+    stop_run,
+    wait_for,
+)
 from tfcore.training.tape_code import tape_loop_code
 
 
@@ -53,4 +63,7 @@ __all__ = [
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
     "tape_loop_code", "TrainConfig",
+    # the job manager: start, stop, resume and re-attach worker processes
+    "checkpoint_steps", "pid_alive", "prewarm", "reconcile", "resume_run", "start_run",
+    "stop_run", "wait_for",
 ]

@@ -22,9 +22,9 @@ def warm_worker() -> None:
     Cheap on every rerun: the pool only starts a process when none is idle or warming.
     ``TFLAB_WARM_WORKER=0`` turns it off.
     """
-    from tfcore.training import jobs
+    from tfcore.training import prewarm
 
-    jobs.prewarm()
+    prewarm()
 
 
 @st.cache_resource(show_spinner=False)
