@@ -41,9 +41,6 @@ class Validation:
     def known_params(self) -> int:
         return sum(v for v in self.params.values() if v)
 
-    def for_layer(self, name: str) -> list[Problem]:
-        return [p for p in self.problems if p.location == name]
-
 
 def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: str,
        /, **params: Any) -> None:

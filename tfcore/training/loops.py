@@ -197,10 +197,4 @@ def _steps_to_checkpoint(state: TrainState, config: TrainConfig) -> int:
     return config.ckpt_every - state.step % config.ckpt_every
 
 
-def evaluate_fit(model: Any, x: np.ndarray, y: np.ndarray, config: TrainConfig) -> dict:
-    names = ("loss",) + tuple(config.metrics)
-    out = model.evaluate(x, y, batch_size=config.batch_size, verbose=0, return_dict=True)
-    return {k: float(v) for k, v in out.items() if k in names}
-
-
 LOOPS: dict = {"fit": fit_loop, "custom": custom_loop}
