@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from tfcore.rundir import RunStore
@@ -27,9 +29,14 @@ def warm_worker() -> None:
     prewarm()
 
 
-@st.cache_resource(show_spinner=False)
 def workspace() -> Workspace:
-    return default_workspace().ensure()
+    """The workspace ``TFLAB_WORKSPACE`` names now (each folder created once per process)."""
+    return _workspace(default_workspace().root)
+
+
+@st.cache_resource(show_spinner=False)
+def _workspace(root: Path) -> Workspace:
+    return Workspace(root).ensure()
 
 
 def run_store() -> RunStore:
