@@ -47,9 +47,9 @@ with st.container(border=True):
     sort = c4.checkbox(t("foundations.pipeline.sort"), True, key="fp.sort")
 
 spec = PipelineSpec(dataset=dataset, normalize=normalize, resize=int(resize),
-                                 augment=augment, shuffle_buffer=int(buffer),
-                                 batch_size=int(batch), cache=cache, prefetch=prefetch,
-                                 sort_by_label=sort, seed=int(seed))
+                    augment=augment, shuffle_buffer=int(buffer),
+                    batch_size=int(batch), cache=cache, prefetch=prefetch,
+                    sort_by_label=sort, seed=int(seed))
 titles = {"position": t("foundations.chart.position"), "label": t("foundations.chart.label"),
           "batch": t("foundations.chart.batch"), "count": t("foundations.chart.count"),
           "rate": t("foundations.chart.rate"), "variant": t("foundations.chart.variant")}
@@ -63,7 +63,7 @@ with guarded():
     st.caption(t("foundations.pipeline.order_help"))
     left, right = st.columns(2)
     left.altair_chart(label_order_chart(order.positions, order.labels, order.batch,
-                                               titles), width="stretch")
+                                        titles), width="stretch")
     right.altair_chart(composition_chart(order.composition, titles), width="stretch")
 
     st.subheader(t("foundations.pipeline.batches"))

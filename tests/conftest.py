@@ -53,8 +53,9 @@ def module_workspace(request: pytest.FixtureRequest,
 
 
 @pytest.fixture(autouse=True)
-def each_test_workspace(module_workspace: Path | None, tmp_path_factory: pytest.TempPathFactory,
-                   monkeypatch: pytest.MonkeyPatch) -> Path:
+def each_test_workspace(module_workspace: Path | None,
+                        tmp_path_factory: pytest.TempPathFactory,
+                        monkeypatch: pytest.MonkeyPatch) -> Path:
     """This test's workspace: a fresh folder, or its module's shared one."""
     if module_workspace is not None:
         return module_workspace

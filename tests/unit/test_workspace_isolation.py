@@ -13,8 +13,8 @@ SEEN: list[Path] = []
 
 
 @pytest.mark.parametrize("turn", [1, 2])
-def test_each_test_starts_in_an_empty_workspace_of_its_own(turn: int,
-                                                            each_test_workspace: Path) -> None:
+def test_each_test_starts_in_an_empty_workspace_of_its_own(
+        turn: int, each_test_workspace: Path) -> None:
     root = default_workspace().root
     assert root == each_test_workspace.resolve()
     assert not any(root.iterdir()), f"turn {turn} found what another test left"

@@ -76,8 +76,8 @@ def _folder_pipeline(args: argparse.Namespace) -> int:
     from tfcore.workspace import default_workspace
 
     spec = FolderSpec(source=args.folders, image_size=args.image_size,
-                         channels=args.channels, shuffle_buffer=args.buffer,
-                         batch_size=args.batch_size, seed=args.seed)
+                      channels=args.channels, shuffle_buffer=args.buffer,
+                      batch_size=args.batch_size, seed=args.seed)
     batch = first_folder_batch(spec, default_workspace())
     print_json({"code": batch.code, "classes": list(batch.scan.classes),
                 "files_per_class": list(batch.scan.counts), "shape": list(batch.shape),

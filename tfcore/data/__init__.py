@@ -23,7 +23,8 @@ from tfcore.data.tfds_source import SUGGESTED, default_data_dir, on_disk
 from tfcore.data.uploads import csv_columns, list_uploads, save_upload
 
 __all__ = [
-    "csv_columns", "dataset_names", "dataset_title", "DatasetBundle", "dataset_prefixes", "DatasetRequest",
+    "csv_columns", "dataset_names", "dataset_prefixes", "dataset_title", "DatasetBundle",
+    "DatasetRequest",
     "default_data_dir", "DEFAULT_DATASET", "house_prices_arrays", "list_uploads", "load_dataset",
     "on_disk", "pipeline_steps", "PipelineConfig", "save_upload", "SOURCES", "SUGGESTED",
 ]

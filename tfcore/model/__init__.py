@@ -6,7 +6,8 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.model import canvas_graph, canvas_ops, spec_ops, store  # whole modules: STILL_MODULES in test_architecture
+# whole modules, still taken by the canvas and the Train form (STILL_MODULES in test_architecture)
+from tfcore.model import canvas_graph, canvas_ops, spec_ops, store
 from tfcore.model.build import build_model
 from tfcore.model.catalog import CATEGORIES, get_type, layer_types, set_custom_types
 from tfcore.model.codegen import STYLES, generate

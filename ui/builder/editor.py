@@ -153,7 +153,7 @@ def _layer_editor(spec: ModelSpec, path: tuple[str, ...], index: int, entry: Lay
                                 format_func=labels({n: _type_label(n) for n in names}))
         if new_type != entry.type:
             replace_draft(set_layer_at(spec, path, index, type=new_type, config={},
-                                                shares=None, layers=()))
+                                       shares=None, layers=()))
             st.rerun()
     kind = get_type(entry.type)
     if kind is not None:

@@ -12,6 +12,6 @@ from ui.foundations.placement_mirrored import mirrored_section
 from ui.foundations.tensors import saving_tab, tensors_tab
 
 __all__ = [
-    "composition_chart", "folder_section", "label_order_chart", "throughput_chart", "gd_tab", "mirrored_section", "saving_tab", "tape_tab",
-    "tensors_tab",
+    "composition_chart", "folder_section", "gd_tab", "label_order_chart", "mirrored_section",
+    "saving_tab", "tape_tab", "tensors_tab", "throughput_chart",
 ]
