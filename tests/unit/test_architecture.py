@@ -231,12 +231,21 @@ def face_modules(face: str, init: Path, known: dict[str, Path]) -> set[str]:
     return {name for name, is_module in bound.items() if is_module}
 
 
+def test_face_modules_tells_a_submodule_from_a_function_of_its_name(tmp_path):
+    init = tmp_path / "__init__.py"
+    init.write_text("from pkg import jobs, store\nfrom pkg.store import store\n"
+                    "from pkg.jobs import start_run\n")
+    known = {"pkg.jobs": tmp_path / "jobs.py", "pkg.store": tmp_path / "store.py"}
+    assert face_modules("pkg", init, known) == {"jobs"}
+
+
 def face_violations() -> tuple[list[str], dict[str, set[str]]]:
     """Imports past a face or of a name it does not offer; whole-submodule imports by file."""
     known = modules(SCANNED)
     faces = {name: path for name, path in known.items() if path.name == "__init__.py"}
     bad, taken = [], {}
-    for path in sorted(p for root in PRODUCTION for p in (ROOT / root).rglob("*.py")):
+    paths = sorted(p for root in PRODUCTION for p in (ROOT / root).rglob("*.py"))
+    for path in paths + [ROOT / "app.py"]:
         here, rel = module_name(path), str(path.relative_to(ROOT))
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
