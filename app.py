@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import (available_pages, init_language, sidebar, t, tensorflow_ready,
+from ui.common import (available_pages, init_language, render_sidebar, t, tensorflow_ready,
                        warm_worker)
 from ui.custom import load_saved_code
 
@@ -23,5 +23,5 @@ for page in available_pages():
         st.Page(page.path, title=t(page.key), icon=page.icon,
                 default=page.path == "app_pages/home.py", url_path=Path(page.path).stem))
 navigation = st.navigation(sections)
-sidebar.render()
+render_sidebar()
 navigation.run()

@@ -5,13 +5,19 @@ import streamlit as st
 from tfcore.model import get_preset, preset_names, preset_title, scratch_spec, summarize
 from ui.builder import (
     DRAFT,
+    code_tab,
+    deferred_panel,
+    diagram,
     header_editor,
     inputs_editor,
+    io_tab,
     labels,
     layers_editor,
     outputs_editor,
-    panels,
+    problems_panel,
     replace_draft,
+    save_tab,
+    summary_table,
     try_panel,
 )
 from ui.canvas import canvas_mode
@@ -57,25 +63,25 @@ if summary.ok:
 good = st.session_state.get(CURRENT_SPEC_KEY)
 
 with right:
-    panels.problems_panel(summary)
+    problems_panel(summary)
     if not summary.ok and good is not None and good != spec:
         st.caption(t("builder.last_good", name=plain(good.name)))
     shown, shown_summary = (spec, summary) if summary.ok or good is None else (
         good, summarize(good))
     st.subheader(t("builder.diagram"))
-    panels.diagram(shown, shown_summary, {p.location for p in summary.problems})
+    diagram(shown, shown_summary, {p.location for p in summary.problems})
     st.subheader(t("builder.summary"))
-    panels.summary_table(shown_summary)
+    summary_table(shown_summary)
     if summary.deferred:
-        panels.deferred_panel(spec)
+        deferred_panel(spec)
 
 trial, code, io, save = st.tabs([t("tryit.tab"), t("builder.tab.code"), t("builder.tab.io"),
                                  t("builder.tab.save")])
 with trial:
-    try_panel.try_panel(shown)
+    try_panel(shown)
 with code:
-    panels.code_tab(shown)
+    code_tab(shown)
 with io:
-    panels.io_tab(spec)
+    io_tab(spec)
 with save:
-    panels.save_tab(spec, summary.ok)
+    save_tab(spec, summary.ok)

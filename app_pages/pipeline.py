@@ -7,9 +7,21 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.data import dataset_title
-from tfcore.labs import pipeline as pipeline_lab
+from tfcore.labs import (
+    DATASETS,
+    PipelineSpec,
+    first_batches,
+    label_order,
+    pipeline_code,
+    throughput,
+)
 from ui.common import guarded, pick, t
-from ui.foundations import charts, folder_section
+from ui.foundations import (
+    composition_chart,
+    folder_section,
+    label_order_chart,
+    throughput_chart,
+)
 
 BUFFERS = (1, 4, 16, 64, 256, 1024, 2048)
 BATCHES = (8, 16, 32, 64, 128)
@@ -19,8 +31,8 @@ st.markdown(t("foundations.pipeline.intro"))
 
 with st.container(border=True):
     st.subheader(t("foundations.pipeline.steps"))
-    titles_ds = {name: pick(dataset_title(name)) for name in pipeline_lab.DATASETS}
-    dataset = st.selectbox(t("foundations.pipeline.dataset"), pipeline_lab.DATASETS,
+    titles_ds = {name: pick(dataset_title(name)) for name in DATASETS}
+    dataset = st.selectbox(t("foundations.pipeline.dataset"), DATASETS,
                            format_func=titles_ds.get, key="fp.dataset")
     c1, c2, c3, c4 = st.columns(4)
     normalize = c1.checkbox(t("foundations.pipeline.normalize"), True, key="fp.normalize")
@@ -34,28 +46,28 @@ with st.container(border=True):
     prefetch = c4.checkbox(t("foundations.pipeline.prefetch"), True, key="fp.prefetch")
     sort = c4.checkbox(t("foundations.pipeline.sort"), True, key="fp.sort")
 
-spec = pipeline_lab.PipelineSpec(dataset=dataset, normalize=normalize, resize=int(resize),
-                                 augment=augment, shuffle_buffer=int(buffer),
-                                 batch_size=int(batch), cache=cache, prefetch=prefetch,
-                                 sort_by_label=sort, seed=int(seed))
+spec = PipelineSpec(dataset=dataset, normalize=normalize, resize=int(resize),
+                    augment=augment, shuffle_buffer=int(buffer),
+                    batch_size=int(batch), cache=cache, prefetch=prefetch,
+                    sort_by_label=sort, seed=int(seed))
 titles = {"position": t("foundations.chart.position"), "label": t("foundations.chart.label"),
           "batch": t("foundations.chart.batch"), "count": t("foundations.chart.count"),
           "rate": t("foundations.chart.rate"), "variant": t("foundations.chart.variant")}
 
 with guarded():
-    st.code(pipeline_lab.pipeline_code(spec), language="python")
+    st.code(pipeline_code(spec), language="python")
 
     st.subheader(t("foundations.pipeline.order"))
-    order = pipeline_lab.label_order(spec, batches=10)
+    order = label_order(spec, batches=10)
     st.metric(t("foundations.pipeline.first_classes"), order.first_batch_classes)
     st.caption(t("foundations.pipeline.order_help"))
     left, right = st.columns(2)
-    left.altair_chart(charts.label_order_chart(order.positions, order.labels, order.batch,
-                                               titles), width="stretch")
-    right.altair_chart(charts.composition_chart(order.composition, titles), width="stretch")
+    left.altair_chart(label_order_chart(order.positions, order.labels, order.batch,
+                                        titles), width="stretch")
+    right.altair_chart(composition_chart(order.composition, titles), width="stretch")
 
     st.subheader(t("foundations.pipeline.batches"))
-    for view in pipeline_lab.first_batches(spec, 2):
+    for view in first_batches(spec, 2):
         st.markdown(t("foundations.pipeline.batch_n", n=view.index + 1,
                       shape=list(view.images.shape), labels=view.labels[:16].tolist()))
         images = [((img - img.min()) / max(float(img.max() - img.min()), 1e-6))
@@ -72,13 +84,13 @@ work_ms = c3.select_slider(t("foundations.pipeline.work_ms"), (0.0, 2.0, 5.0, 10
                            key="fp.work_ms")
 if st.button(t("foundations.pipeline.measure"), key="fp.measure"):
     with guarded(), st.spinner(t("foundations.pipeline.measuring")):
-        st.session_state["fp.rows"] = pipeline_lab.throughput(
+        st.session_state["fp.rows"] = throughput(
             replace(spec, augment=False), epochs=int(epochs), work_ms=float(work_ms),
             slow_map_ms=float(map_ms))
 rows = st.session_state.get("fp.rows")
 if rows:
     names = [t(f"foundations.variant.{row.variant}") for row in rows]
-    st.altair_chart(charts.throughput_chart(names, [r.per_second for r in rows], titles),
+    st.altair_chart(throughput_chart(names, [r.per_second for r in rows], titles),
                     width="stretch")
     st.dataframe(pd.DataFrame({
         t("foundations.chart.variant"): names,

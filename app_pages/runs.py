@@ -4,7 +4,23 @@ import streamlit as st
 
 from tfcore.runs import list_runs
 from ui.common import guarded, located_text, plain, t, workspace
-from ui.runs import actions, code_check, detail, panels
+from ui.runs import (
+    checkpoints_tab,
+    code_panel,
+    compare_panel,
+    config_tab,
+    curves_tab,
+    diff_tab,
+    export_tab,
+    filters,
+    foreign_panel,
+    listing_for,
+    manage_tab,
+    restore_tab,
+    run_label,
+    runs_table,
+    variables_tab,
+)
 
 st.title(t("runs.title"))
 st.caption(t("runs.intro"))
@@ -14,24 +30,24 @@ summaries = list_runs(root)                  # newest first; damaged runs includ
 damaged = [s for s in summaries if s.problems]
 if damaged:
     lines = [t("runs.damaged", count=len(damaged)), ""] + [
-        f"- {plain(panels.run_label(s))}: {located_text(s.problems[0])}" for s in damaged[:20]]
+        f"- {plain(run_label(s))}: {located_text(s.problems[0])}" for s in damaged[:20]]
     if len(damaged) > 20:
         lines.append(f"- {t('runs.damaged.more', count=len(damaged) - 20)}")
     st.warning("\n".join(lines), icon=":material/warning:")
 if not summaries:
     st.info(t("runs.none"))
 else:
-    shown = panels.filters(summaries)
-    panels.runs_table(shown)
+    shown = filters(summaries)
+    runs_table(shown)
     if not shown:
         st.info(t("runs.filter.empty"))
     else:
         with guarded():
-            panels.compare_panel(root, shown)
+            compare_panel(root, shown)
 
         st.subheader(t("runs.detail.title"))
         by_id = {s.run_id: s for s in shown}
-        labels = {s.run_id: panels.run_label(s) for s in shown}
+        labels = {s.run_id: run_label(s) for s in shown}
         if st.session_state.get("runs.detail.run") not in by_id:
             st.session_state.pop("runs.detail.run", None)
         run_id = st.selectbox(t("runs.detail.run"), list(by_id), format_func=labels.get,
@@ -41,29 +57,29 @@ else:
         for problem in summary.problems:
             st.warning(t("runs.detail.problem", problem=located_text(problem)))
         with guarded():
-            code_check.code_panel(run_dir)       # the run's own code vs the workspace's
-        listing = detail.listing_for(run_dir)
+            code_panel(run_dir)       # the run's own code vs the workspace's
+        listing = listing_for(run_dir)
         names = ("config", "curves", "ckpts", "vars", "diff", "restore", "export", "manage")
         tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))
         with tabs["config"], guarded():
-            detail.config_tab(run_dir, summary)
+            config_tab(run_dir, summary)
         with tabs["curves"], guarded():
-            detail.curves_tab(root, run_id, listing)
+            curves_tab(root, run_id, listing)
         with tabs["manage"], guarded():
-            actions.manage_tab(root, summary)
+            manage_tab(root, summary)
         if listing is None:
             for name in ("ckpts", "vars", "diff", "restore", "export"):
                 tabs[name].info(t("runs.ckpt.none"))
         else:
             with tabs["ckpts"], guarded():
-                detail.checkpoints_tab(listing)
+                checkpoints_tab(listing)
             with tabs["vars"], guarded():
-                detail.variables_tab(listing, run_dir)
+                variables_tab(listing, run_dir)
             with tabs["diff"], guarded():
-                detail.diff_tab(listing, run_dir)
+                diff_tab(listing, run_dir)
             with tabs["restore"], guarded():
-                actions.restore_tab(root, summary, listing)
+                restore_tab(root, summary, listing)
             with tabs["export"], guarded():
-                actions.export_tab(root, summary, listing)
+                export_tab(root, summary, listing)
 
-actions.foreign_panel()
+foreign_panel()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from tfcore.training import jobs
+from tfcore.training import start_run
 from ui.common import guarded, presenter_mode, run_store, t, workspace
 from ui.training import (
     RUN_KEY,
@@ -26,7 +26,7 @@ for problem in form.problems:
 if st.button(t("train.start"), type="primary", icon=":material/model_training:",
              disabled=form.request is None, key="train.start"):
     with guarded():
-        st.session_state[RUN_KEY] = jobs.start_run(workspace().runs, form.request)
+        st.session_state[RUN_KEY] = start_run(workspace().runs, form.request)
         mark_started(st.session_state[RUN_KEY])
 
 st.divider()

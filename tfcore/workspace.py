@@ -11,9 +11,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from tfcore import settings
 from tfcore.errors import WorkspaceError
 
-ENV_VAR = "TFLAB_WORKSPACE"
 MAX_PATH_CHARS = 1024  # a typed path; each name at most 255 bytes (the file system's limit)
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,6 +100,5 @@ class Workspace:
 
 def default_workspace() -> Workspace:
     """The workspace named by ``TFLAB_WORKSPACE``, else ``./workspace`` in the project."""
-    root = os.environ.get(ENV_VAR)
-    path = Path(root).expanduser() if root else PROJECT_ROOT / "workspace"
+    path = settings.workspace_dir() or PROJECT_ROOT / "workspace"
     return Workspace(path.resolve())

@@ -4,12 +4,10 @@ instead of "t() got multiple values for argument 'key'"."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-import streamlit as st
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_damaged import damaged_root, mutations
@@ -19,13 +17,14 @@ from tfcore.workspace import Workspace
 from ui.common.i18n import catalog
 
 EN = catalog("en")
+pytestmark = pytest.mark.shared_workspace
 
 
 @pytest.fixture(scope="module")
-def runs_root(tmp_path_factory: pytest.TempPathFactory):
-    """A workspace of its own: one run per mutation (``v000`` ...), a healthy run and a
+def runs_root(module_workspace: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The module's workspace: one run per mutation (``v000`` ...), a healthy run and a
     real run whose checkpoint data file is cut in half."""
-    workspace = Workspace(tmp_path_factory.mktemp("damaged_ws")).ensure()
+    workspace = Workspace(module_workspace).ensure()
     scratch = tmp_path_factory.mktemp("scratch")
     for index, mutation in enumerate(mutations()):
         shutil.move(damaged_root(scratch / "runs", mutation) / "victim",
@@ -34,14 +33,7 @@ def runs_root(tmp_path_factory: pytest.TempPathFactory):
     cut = make_run(workspace.runs, name="cut", steps=4, ckpt_every=4)
     data = next((workspace.runs / cut / "ckpt").glob("ckpt-4.data-*"))
     data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
-    before = os.environ["TFLAB_WORKSPACE"]
-    os.environ["TFLAB_WORKSPACE"] = str(workspace.root)
-    st.cache_resource.clear()                 # ui.common.workspace() is cached
-    st.cache_data.clear()
-    yield workspace.runs
-    os.environ["TFLAB_WORKSPACE"] = before
-    st.cache_resource.clear()
-    st.cache_data.clear()
+    return workspace.runs
 
 
 def _frame_with(at, column: str):

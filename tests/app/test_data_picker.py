@@ -1,4 +1,4 @@
-"""The dataset picker and preview, driven with AppTest in both languages."""
+"""The dataset picker, driven with AppTest in both languages."""
 
 from __future__ import annotations
 
@@ -17,18 +17,16 @@ def _script() -> None:
     import streamlit as st
 
     from ui.common.i18n import init_language
-    from ui.data.picker import load_with_spinner, pick_dataset, pick_pipeline
-    from ui.data.preview import show_preview
+    from ui.data import load_with_spinner, pick_dataset
 
     init_language()
     request = pick_dataset("t")
-    config = pick_pipeline("t")
-    st.session_state["t.config"] = config.to_dict()
     if request is not None:
         st.session_state["t.request"] = request.to_json()
         bundle = load_with_spinner(request)
         if bundle is not None:
-            show_preview(bundle)
+            info = bundle.info
+            st.session_state["t.sizes"] = [info.n_train, info.n_val, info.n_test]
 
 
 def _open(lang: str = "en") -> AppTest:
@@ -48,24 +46,16 @@ def _request(at: AppTest) -> DatasetRequest:
     return DatasetRequest.from_dict(json.loads(at.session_state["t.request"]))
 
 
-def _charts(at: AppTest) -> list:
-    return list(at.get("arrow_vega_lite_chart")) + list(at.get("vega_lite_chart"))
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_default_is_digits28_with_image_grid_and_counts(lang: str) -> None:
+def test_default_is_digits28_and_loads_its_splits(lang: str) -> None:
     at = _open(lang)
     assert_clean(at, lang)
     request = _request(at)
     assert request.name == "digits28" and request.val_fraction == 0.1
-    assert [m.value for m in at.metric][:3] == ["1258", "180", "359"]
-    assert len(at.get("image")) == 24                 # the image grid
-    assert len(_charts(at)) == 1                     # class counts
-    assert at.session_state["t.config"]["batch_size"] == 32
-    assert at.subheader[0].value.startswith(catalog(lang)["data.preview.title"][:3])
+    assert at.session_state["t.sizes"] == [1258, 180, 359]
 
 
-def test_point_set_options_reach_the_request_and_scatter_shows() -> None:
+def test_point_set_options_reach_the_request() -> None:
     at = _open()
     at.selectbox(key="t.name").set_value("blobs").run()
     at.slider(key="t.noise").set_value(0.3).run()
@@ -73,32 +63,25 @@ def test_point_set_options_reach_the_request_and_scatter_shows() -> None:
     request = _request(at)
     assert request.name == "blobs"
     assert request.options == {"n_samples": 400, "noise": 0.3, "classes": 4}
-    assert len(_charts(at)) == 2                     # scatter + class counts
     assert_clean(at, "en")
 
 
-def test_house_prices_shows_a_table_and_fixed_split_note() -> None:
+def test_house_prices_shows_its_fixed_split_note() -> None:
     at = _open()
     at.selectbox(key="t.name").set_value("house_prices").run()
     _to_lang(at, "zh")
-    frame = at.dataframe[0].value
-    assert len(frame) == 5 and frame.iloc[-1, 0] == 1.0
+    assert _request(at).name == "house_prices"
     assert catalog("zh")["data.split.fixed"] in [c.value for c in at.caption]
     assert_clean(at, "zh")
 
 
-def test_split_fractions_and_pipeline_settings() -> None:
+def test_split_fractions_and_seed_reach_the_request() -> None:
     at = _open()
     at.slider(key="t.test").set_value(0.3).run()
     at.number_input(key="t.seed").set_value(5).run()
-    at.number_input(key="t.buffer").set_value(1).run()
-    at.checkbox(key="t.cache").check().run()
     request = _request(at)
     assert (request.test_fraction, request.seed) == (0.3, 5)
-    assert at.session_state["t.config"]["shuffle_buffer"] == 1
-    assert at.session_state["t.config"]["cache"] is True
-    code = [c.value for c in at.code]
-    assert any(".cache()" in c and ".shuffle" not in c for c in code)
+    assert at.session_state["t.sizes"][2] == round(0.3 * 1797)
 
 
 def test_tfds_name_not_on_disk_shows_translated_error(monkeypatch, tmp_path) -> None:
@@ -113,7 +96,7 @@ def test_tfds_name_not_on_disk_shows_translated_error(monkeypatch, tmp_path) -> 
     assert_clean(at, "zh")
 
 
-def test_uploaded_csv_target_column_and_preview() -> None:
+def test_uploaded_csv_target_column() -> None:
     uploads = default_workspace().ensure().uploads
     rows = "\n".join(f"{i},{'ab'[i % 2]},{i % 3}" for i in range(30))
     (uploads / "picker.csv").write_text("size,kind,label\n" + rows + "\n")
@@ -123,8 +106,7 @@ def test_uploaded_csv_target_column_and_preview() -> None:
     request = _request(at)
     assert request.name == "upload:csv:picker.csv"
     assert request.options["target"] == "label"
-    assert at.dataframe and list(at.dataframe[0].value.columns)[:3] == ["size", "kind=a",
-                                                                     "kind=b"]
+    assert sum(at.session_state["t.sizes"]) == 30
     at.selectbox(key="t.target.picker.csv").set_value("kind").run()
     assert _request(at).options["target"] == "kind"
     assert_clean(at, "en")

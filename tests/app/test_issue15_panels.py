@@ -16,7 +16,7 @@ from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 
 EN = catalog("en")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.shared_workspace]
 
 
 def _button(at, key: str):

@@ -17,6 +17,7 @@ from ui.common.i18n import catalog
 from ui.common.nav import available_pages
 
 PAGES = [page.path for page in available_pages()]
+pytestmark = pytest.mark.shared_workspace      # module fixtures write runs there
 ZH = catalog("zh")
 PLACEHOLDERS = {ZH[f"common.placeholder.{name}"] for name in ("choose_one", "choose_many", "none")}
 STREAMLIT_DEFAULTS = {"Choose an option", "Choose options", "No options to select",

@@ -13,6 +13,7 @@ from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 
 EN = catalog("en")
+pytestmark = pytest.mark.shared_workspace      # module fixtures write runs there
 RUNS, TIMING = "app_pages/runs.py", "app_pages/timing.py"
 DESTRUCTIVE = ("runs.manage.save", "runs.manage.prune", "runs.manage.delete")
 PASSWORD = "correct horse"

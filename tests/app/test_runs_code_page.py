@@ -4,12 +4,10 @@ both languages, and "Put this run's code back" writes the run's copy back and lo
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-import streamlit as st
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import make_run
@@ -29,21 +27,15 @@ PAGE = "app_pages/runs.py"
 LINEAR = TEMPLATES["linear"].source
 LOSS = TEMPLATES["mse_loss"].source
 EDITED = LINEAR.replace("units=1", "units=5")
+pytestmark = pytest.mark.shared_workspace
 
 
 @pytest.fixture(scope="module")
-def space(tmp_path_factory: pytest.TempPathFactory):
-    """A workspace of its own with one real run (``make_run``)."""
-    workspace = Workspace(tmp_path_factory.mktemp("runcode_ws")).ensure()
+def space(module_workspace: Path):
+    """The module's workspace with one real run (``make_run``)."""
+    workspace = Workspace(module_workspace).ensure()
     run_id = make_run(workspace.runs, name="with_code", steps=4, ckpt_every=4)
-    before = os.environ["TFLAB_WORKSPACE"]
-    os.environ["TFLAB_WORKSPACE"] = str(workspace.root)
-    st.cache_resource.clear()                 # ui.common.workspace() is cached
-    st.cache_data.clear()
-    yield workspace, run_id
-    os.environ["TFLAB_WORKSPACE"] = before
-    st.cache_resource.clear()
-    st.cache_data.clear()
+    return workspace, run_id
 
 
 @pytest.fixture()

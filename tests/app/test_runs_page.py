@@ -19,6 +19,7 @@ from ui.common.i18n import catalog
 
 PAGE = "app_pages/runs.py"
 EN = catalog("en")
+pytestmark = pytest.mark.shared_workspace      # module fixtures write runs there
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 
 EN = catalog("en")
+pytestmark = pytest.mark.shared_workspace      # module fixtures write runs there
 STEPS = 26                                   # 1,258 training digits / batch 50, one epoch
 
 

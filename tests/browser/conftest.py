@@ -154,6 +154,13 @@ def dashboard(workspace: Path, log: Path, **env: str) -> Iterator[str]:
         _kill_workers(workspace)
 
 
+@pytest.fixture(autouse=True)
+def each_test_workspace(session_workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Browser tests talk to one server: its workspace, the session's, is every test's."""
+    monkeypatch.setenv("TFLAB_WORKSPACE", str(session_workspace))
+    return session_workspace
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) -> Iterator[str]:
     """Start the dashboard once for all browser tests; yield its base URL."""

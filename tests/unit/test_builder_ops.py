@@ -20,8 +20,8 @@ def test_scratch_mlp_by_edits_reaches_79510() -> None:
 
 def test_move_duplicate_remove_rename_and_reuse() -> None:
     spec = get_preset("mlp_functional")
-    assert spec_ops.move_layer(spec, 0, -1) is spec
-    moved = spec_ops.move_layer(spec, 1, 1)
+    assert spec_ops.move_layer_at(spec, (), 0, -1) is spec
+    moved = spec_ops.move_layer_at(spec, (), 1, 1)
     assert [e.name for e in moved.layers][1:3] == ["logits", "dense"]
     dup = spec_ops.duplicate_layer(spec, 1)
     assert dup.layers[2].name == "dense_2" and dup.layers[2].inputs == ("flatten",)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import pkgutil
 import sys
 import traceback
@@ -25,6 +24,8 @@ from typing import Any
 
 from tfcore import __version__
 from tfcore.errors import TFLabError
+
+__all__ = ["main"]          # what code outside the command line calls
 
 EXIT_OK, EXIT_FAILURE, EXIT_USER_ERROR = 0, 1, 2
 MAX_LINE_CHARS = 400
@@ -83,19 +84,11 @@ def _workspace(path: str | None) -> Iterator[None]:
     if not path:
         yield
         return
+    from tfcore import settings
     from tfcore.cli.inputs import check_workspace
-    from tfcore.workspace import ENV_VAR
 
-    root = check_workspace(path)
-    before = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = str(root.resolve())
-    try:
+    with settings.overridden(settings.WORKSPACE, str(check_workspace(path).resolve())):
         yield
-    finally:
-        if before is None:
-            os.environ.pop(ENV_VAR, None)
-        else:
-            os.environ[ENV_VAR] = before
 
 
 def main(argv: Sequence[str] | None = None) -> int:

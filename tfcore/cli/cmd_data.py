@@ -10,14 +10,20 @@ from tfcore.cli.vocabulary import add_flag, command
 
 
 def _list(args: argparse.Namespace) -> int:
-    from tfcore.data import SOURCES, SUGGESTED, list_uploads, on_disk
-    from tfcore.data import loader as data
+    from tfcore.data import (
+        DEFAULT_DATASET,
+        SOURCES,
+        SUGGESTED,
+        dataset_prefixes,
+        list_uploads,
+        on_disk,
+    )
 
     print_json({
-        "default": data.DEFAULT_DATASET,
+        "default": DEFAULT_DATASET,
         "builtin": [{"name": s.name, "title": dict(s.title), "kind": s.kind, "task": s.task,
                      "options": list(s.options)} for s in SOURCES.values()],
-        "prefixes": data.prefixes(),
+        "prefixes": dataset_prefixes(),
         "tfds_suggested": list(SUGGESTED),
         "tfds_on_disk": on_disk(),
         "uploads": {kind: list_uploads(kind) for kind in ("csv", "npz", "images")},

@@ -72,13 +72,13 @@ def _pipeline(args: argparse.Namespace) -> int:
 def _folder_pipeline(args: argparse.Namespace) -> int:
     """``pipeline --folders sample|<upload folder>``: tf.data from image files in class
     folders; prints the code, the first batch's shape, dtype and labels."""
-    from tfcore.labs import pipeline_folders as pf
+    from tfcore.labs import FolderSpec, first_folder_batch
     from tfcore.workspace import default_workspace
 
-    spec = pf.FolderSpec(source=args.folders, image_size=args.image_size,
-                         channels=args.channels, shuffle_buffer=args.buffer,
-                         batch_size=args.batch_size, seed=args.seed)
-    batch = pf.first_folder_batch(spec, default_workspace())
+    spec = FolderSpec(source=args.folders, image_size=args.image_size,
+                      channels=args.channels, shuffle_buffer=args.buffer,
+                      batch_size=args.batch_size, seed=args.seed)
+    batch = first_folder_batch(spec, default_workspace())
     print_json({"code": batch.code, "classes": list(batch.scan.classes),
                 "files_per_class": list(batch.scan.counts), "shape": list(batch.shape),
                 "dtype": batch.dtype, "labels": batch.labels.tolist(),

@@ -138,7 +138,7 @@ def _fmt(record: dict) -> str:
 def follow(runs_root: Path, run_id: str, quiet: bool = False, every: float = 1.0) -> str:
     """Print progress of a run until it ends; Ctrl-C asks it to stop. Returns the state."""
     from tfcore.rundir import FINAL_STATES, RunStore
-    from tfcore.training import jobs
+    from tfcore.training import reconcile, stop_run
 
     store = RunStore(runs_root)
     offset, last_print, last_state = 0, 0.0, None
@@ -158,11 +158,11 @@ def follow(runs_root: Path, run_id: str, quiet: bool = False, every: float = 1.0
                     last_print = time.time()
             if state in FINAL_STATES:
                 return state
-            jobs.reconcile(runs_root)
+            reconcile(runs_root)
             time.sleep(0.25)
         except KeyboardInterrupt:
             print("stopping after the current batch ...", file=sys.stderr, flush=True)
-            jobs.stop_run(runs_root, run_id)
+            stop_run(runs_root, run_id)
 
 
 def summary(runs_root: Path, run_id: str) -> dict:
@@ -197,14 +197,14 @@ def _print_join_commands(runs_root: Path, run_id: str) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from tfcore.training import jobs
+    from tfcore.training import resume_run, start_run
     from tfcore.workspace import default_workspace
 
     runs_root = runs_root_of(args) if args.runs_root else default_workspace().ensure().runs
     if args.resume:
-        run_id = jobs.resume_run(runs_root, args.resume)
+        run_id = resume_run(runs_root, args.resume)
     else:
-        run_id = jobs.start_run(runs_root, build_request(args))
+        run_id = start_run(runs_root, build_request(args))
     _print_join_commands(runs_root, run_id)
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tfcore import settings
 from tfcore.errors import TFLabError
 
-TRUSTED_ENV = "TFLAB_TRUSTED_CODE"
+TRUSTED_ENV = settings.TRUSTED_CODE.name
 FOLDER = "custom"
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 MAX_SOURCE_BYTES = 200_000
@@ -30,7 +31,7 @@ class CustomCodeError(TFLabError):
 
 def trusted_code_enabled() -> bool:
     """Whether user-written code may run (the server was started with TFLAB_TRUSTED_CODE=1)."""
-    return os.environ.get(TRUSTED_ENV, "") == "1"
+    return settings.trusted_code()
 
 
 def require_trusted() -> None:

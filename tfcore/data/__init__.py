@@ -6,7 +6,6 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.data import loader
 from tfcore.data.builtin import house_prices_arrays
 from tfcore.data.loader import (
     DEFAULT_DATASET,
@@ -18,12 +17,14 @@ from tfcore.data.loader import (
     load_dataset,
     pipeline_steps,
 )
+from tfcore.data.loader import prefixes as dataset_prefixes
 from tfcore.data.sources import SOURCES
 from tfcore.data.tfds_source import SUGGESTED, default_data_dir, on_disk
 from tfcore.data.uploads import csv_columns, list_uploads, save_upload
 
 __all__ = [
-    "csv_columns", "dataset_names", "dataset_title", "DatasetBundle", "DatasetRequest",
+    "csv_columns", "dataset_names", "dataset_prefixes", "dataset_title", "DatasetBundle",
+    "DatasetRequest",
     "default_data_dir", "DEFAULT_DATASET", "house_prices_arrays", "list_uploads", "load_dataset",
-    "loader", "on_disk", "pipeline_steps", "PipelineConfig", "save_upload", "SOURCES", "SUGGESTED",
+    "on_disk", "pipeline_steps", "PipelineConfig", "save_upload", "SOURCES", "SUGGESTED",
 ]

@@ -9,7 +9,6 @@ Public API (see docs/data.md): :class:`DatasetRequest`, :class:`DatasetInfo`,
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Mapping
 
 from tfcore.data import sources as _sources
 from tfcore.data.base import (
@@ -117,9 +116,3 @@ def _load_cached(request_json: str, fingerprint: str) -> DatasetBundle:
 def clear_cache() -> None:
     """Forget every cached bundle (tests; after deleting uploads)."""
     _load_cached.cache_clear()
-
-
-def request_from_options(name: str, options: Mapping | None = None,
-                         **kwargs) -> DatasetRequest:
-    """Convenience: ``DatasetRequest(name, dict(options or {}), **kwargs)``."""
-    return DatasetRequest(name=name, options=dict(options or {}), **kwargs)

@@ -19,13 +19,12 @@ import numpy as np
 from tfcore.data import sources as registry
 from tfcore.data.base import RawData
 from tfcore.data.options import bool_option, check_known, int_option, str_option
+from tfcore import settings
 from tfcore.errors import DatasetError
 
 PREFIX = "tfds:"
 SUGGESTED = ("mnist", "fashion_mnist", "cifar10", "tf_flowers")
 OPTIONS = ("download", "data_dir", "image_size", "max_examples")
-PROBE_ENV = "TFLAB_NET_PROBE"
-DEFAULT_PROBE = "storage.googleapis.com:443"
 PROBE_TIMEOUT_S = 3.0
 MAX_ARRAY_BYTES = 2 * 1024**3
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(/[A-Za-z0-9_.\-]+)?(:[0-9.*]+)?$")
@@ -56,7 +55,7 @@ def network_reachable(probe: str | None = None, timeout: float = PROBE_TIMEOUT_S
     connection), and DNS lookups ignore socket timeouts, so the whole attempt runs in
     a daemon thread that is abandoned after ``timeout`` seconds.
     """
-    target = probe or os.environ.get(PROBE_ENV) or DEFAULT_PROBE
+    target = probe or settings.net_probe()
     host, _, port = target.rpartition(":")
     result: list[bool] = []
 

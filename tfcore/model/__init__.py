@@ -6,6 +6,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
+# whole modules, still taken by the canvas and the Train form (STILL_MODULES in test_architecture)
 from tfcore.model import canvas_graph, canvas_ops, spec_ops, store
 from tfcore.model.build import build_model
 from tfcore.model.catalog import CATEGORIES, get_type, layer_types, set_custom_types
@@ -47,17 +48,23 @@ from tfcore.model.spec import (
     from_json,
 )
 from tfcore.model.spec_ops import (
+    BLOCK,
     add_layer_at,
     block_children,
+    convert_kind,
     duplicate_layer_at,
     group_into_block,
     move_layer_at,
     path_of,
     remove_layer_at,
+    reuse_layer,
     scratch_spec,
     set_layer_at,
     ungroup,
+    unique_name,
 )
+from tfcore.model.spec_ops import rename as rename_layer
+from tfcore.model.store import list_specs, load_spec, save_spec
 from tfcore.model.summary import ModelSummary, deferred_demo, summarize
 from tfcore.model.try_it import TryResult, default_shapes, try_it
 from tfcore.model.validate import Validation, check_values, validate
@@ -77,6 +84,9 @@ __all__ = [
     # nested blocks (scenario B3): path-based edits, group and ungroup
     "add_layer_at", "block_children", "duplicate_layer_at", "group_into_block",
     "move_layer_at", "path_of", "remove_layer_at", "set_layer_at", "ungroup",
+    # the builder's other edits, and saved models
+    "BLOCK", "convert_kind", "rename_layer", "reuse_layer", "unique_name",
+    "list_specs", "load_spec", "save_spec",
     # run a model on a random input (scenario B1)
     "default_shapes", "try_it", "TryResult",
 ]

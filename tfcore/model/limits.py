@@ -9,15 +9,15 @@ message (which field, the value, the limit) in well under a second.
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any, Mapping
 
+from tfcore import settings
 from tfcore.errors import SpecError
 
 MAX_JSON_DEPTH = 64
-MAX_LAYERS = int(os.environ.get("TFLAB_MAX_LAYERS", 2_000))
-MAX_EXAMPLE_ELEMENTS = int(os.environ.get("TFLAB_MAX_EXAMPLE_ELEMENTS", 2**24))
+MAX_LAYERS = settings.max_layers()                      # read once, at import
+MAX_EXAMPLE_ELEMENTS = settings.max_example_elements()
 MAX_SPEC_CHARS = 20 * 1024**2
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")

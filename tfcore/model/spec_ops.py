@@ -81,16 +81,6 @@ def remove_layer(spec: ModelSpec, index: int) -> ModelSpec:
     return replace(spec, layers=layers, outputs=tuple(o for o in spec.outputs if o != gone))
 
 
-def move_layer(spec: ModelSpec, index: int, step: int) -> ModelSpec:
-    """Move a layer up (step -1) or down (step +1); out-of-range moves change nothing."""
-    target = index + step
-    if not 0 <= index < len(spec.layers) or not 0 <= target < len(spec.layers):
-        return spec
-    layers = list(spec.layers)
-    layers[index], layers[target] = layers[target], layers[index]
-    return replace(spec, layers=tuple(layers))
-
-
 def duplicate_layer(spec: ModelSpec, index: int) -> ModelSpec:
     """Insert a copy (new name, same settings, separate weights) after the layer."""
     original = spec.layers[index]

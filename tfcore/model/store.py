@@ -47,7 +47,3 @@ def load_spec(ws: Workspace, name: str) -> ModelSpec:
         raise WorkspaceError(f"No saved model named {name!r}.", key="errors.model_missing",
                              params={"name": name})
     return from_json(path.read_text(encoding="utf-8"))
-
-
-def delete_spec(ws: Workspace, name: str) -> None:
-    _path(ws, name).unlink(missing_ok=True)

@@ -8,11 +8,11 @@ sizes) and refuses a model above the parameter limit.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from tfcore import settings
 from tfcore.errors import SpecError
 from tfcore.model.catalog import full_config, get_type, type_names
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
@@ -20,7 +20,7 @@ from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.shapes import ShapeIssue, infer
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec, Problem
 
-DEFAULT_PARAM_LIMIT = int(os.environ.get("TFLAB_PARAM_LIMIT", 50_000_000))
+DEFAULT_PARAM_LIMIT = settings.param_limit()            # read once, at import
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -40,9 +40,6 @@ class Validation:
     @property
     def known_params(self) -> int:
         return sum(v for v in self.params.values() if v)
-
-    def for_layer(self, name: str) -> list[Problem]:
-        return [p for p in self.problems if p.location == name]
 
 
 def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: str,

@@ -6,7 +6,6 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.runs import admin
 from tfcore.runs.admin import (
     RunSummary,
     delete_old_checkpoints,
@@ -45,7 +44,7 @@ from tfcore.runs.tensorboard import (
 )
 
 __all__ = [
-    "admin", "checkpoint_name", "checkpoint_names", "CheckpointList", "continue_training",
+    "checkpoint_name", "checkpoint_names", "CheckpointList", "continue_training",
     "delete_old_checkpoints", "delete_run", "diff_checkpoints", "evaluate_run",
     "export_checkpoint", "export_run_zip", "EXPORTERS", "fresh_copy_outputs", "FreshCopy",
     "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",

@@ -228,10 +228,10 @@ class DeleteResult:
 
 
 def _refuse_active(record: RunRecord) -> None:
-    from tfcore.training import jobs
+    from tfcore.training import pid_alive
 
     if record.status.state in ACTIVE_STATES and (
-            record.status.state == "queued" or jobs.pid_alive(record.status.pid)):
+            record.status.state == "queued" or pid_alive(record.status.pid)):
         raise RunError(f"Run {record.run_id} is {record.status.state}; stop it before "
                        "deleting.", key="runs.err.active",
                        params={"run": record.run_id, "state": record.status.state})

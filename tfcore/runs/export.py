@@ -97,7 +97,7 @@ def continue_training(runs_root: Path | str, run_id: str, workspace_root: Path |
 
     Returns the new run id. Raises the errors of :func:`tfcore.training.jobs.start_run`.
     """
-    from tfcore.training import jobs
+    from tfcore.training import start_run
 
     run_dir = Path(runs_root) / run_id
     request = run_request(run_dir)
@@ -107,4 +107,4 @@ def continue_training(runs_root: Path | str, run_id: str, workspace_root: Path |
     body["name"] = f"{request.get('name') or run_id}-cont"
     body["initial_weights"] = str(exported.path.relative_to(Path(workspace_root)))
     body["resume_of"] = {"run": run_id, "checkpoint": exported.path.name}
-    return jobs.start_run(Path(runs_root), body)
+    return start_run(Path(runs_root), body)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import inspect
 import linecache
-import os
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from tfcore import settings
 from tfcore.errors import TimingError
 
-TRUSTED_ENV = "TFLAB_TRUSTED_CODE"
+TRUSTED_ENV = settings.TRUSTED_CODE.name
 
 
 def square_if_positive(x):
@@ -98,7 +98,7 @@ class AutoGraphResult:
 
 def trusted_code_enabled() -> bool:
     """Whether free-form code is allowed (server started with TFLAB_TRUSTED_CODE=1)."""
-    return os.environ.get(TRUSTED_ENV, "") == "1"
+    return settings.trusted_code()
 
 
 def _format(value: Any) -> str:

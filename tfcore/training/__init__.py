@@ -7,7 +7,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.training import jobs
+from tfcore.training import jobs  # a whole module: STILL_MODULES in test_architecture
 from tfcore.training.analysis import read_analysis
 from tfcore.training.cluster import (
     CLUSTER_FILE,
@@ -39,6 +39,16 @@ from tfcore.training.devices import (
 )
 from tfcore.training.evaluate import evaluate_split
 from tfcore.training.registry import DEVICE_KINDS, LOOP_KINDS, SETTINGS
+from tfcore.training.jobs import (
+    checkpoint_steps,
+    pid_alive,
+    prewarm,
+    reconcile,
+    resume_run,
+    start_run,
+    stop_run,
+    wait_for,
+)
 from tfcore.training.tape_code import tape_loop_code
 
 
@@ -55,4 +65,7 @@ __all__ = [
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
     "tape_loop_code", "TrainConfig", "DEVICE_KINDS", "LOOP_KINDS", "SETTINGS",
+    # the job manager: start, stop, resume and re-attach worker processes
+    "checkpoint_steps", "pid_alive", "prewarm", "reconcile", "resume_run", "start_run",
+    "stop_run", "wait_for",
 ]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from tfcore import settings
 from tfcore.errors import DeviceError
 from tfcore.training.registry import SETTINGS
 
@@ -211,7 +212,7 @@ def cpu_env(cpus: Sequence[int]) -> dict:
     """Environment that limits TensorFlow's thread pools to ``len(cpus)`` threads (read
     when TensorFlow initializes) and names the CPU set (``TFLAB_CPUS``)."""
     n = max(1, len(cpus))
-    return {"TFLAB_CPUS": ",".join(map(str, cpus)), "TF_NUM_INTRAOP_THREADS": str(n),
+    return {settings.CPUS.name: ",".join(map(str, cpus)), "TF_NUM_INTRAOP_THREADS": str(n),
             "TF_NUM_INTEROP_THREADS": str(min(2, n)), "OMP_NUM_THREADS": str(n)}
 
 

@@ -12,7 +12,6 @@ the backup at step 40), written while no worker of the run is alive.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -180,8 +179,3 @@ def end_leftovers(paths: RunPaths, alive: Alive) -> None:
         return
     _kill([pid for i, pid in _pids(started).items() if i > 0 and alive(pid)])
     atomic_write_json(pids_file(paths), started | {"ended": True})
-
-
-def clean_scratch(paths: RunPaths) -> None:
-    """Remove the non-chief workers' scratch folders of a finished run."""
-    shutil.rmtree(paths.root / CLUSTER_DIR, ignore_errors=True)

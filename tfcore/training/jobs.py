@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from tfcore import settings
 from tfcore.errors import RunError
 from tfcore.jsonio import read_json
 from tfcore.rundir import (
@@ -51,7 +52,6 @@ from tfcore.training.cluster import (
 from tfcore.training.devices import DeviceConfig
 from tfcore.training.pool import POOL, PROJECT_ROOT, warm_enabled, worker_env
 
-ENV_MAX_WORKERS = "TFLAB_MAX_WORKERS"
 _children: dict[int, subprocess.Popen] = {}
 
 
@@ -82,10 +82,7 @@ def stop_warm() -> None:
 
 def max_workers() -> int:
     """How many workers may train at once (env ``TFLAB_MAX_WORKERS``, default 1)."""
-    try:
-        return max(1, int(os.environ.get(ENV_MAX_WORKERS, "1")))
-    except ValueError:
-        return 1
+    return settings.max_workers()
 
 
 MAX_WORKERS = max_workers()

@@ -199,12 +199,6 @@ def _steps_to_checkpoint(state: TrainState, config: TrainConfig) -> int:
     return config.ckpt_every - state.step % config.ckpt_every
 
 
-def evaluate_fit(model: Any, x: np.ndarray, y: np.ndarray, config: TrainConfig) -> dict:
-    names = ("loss",) + tuple(config.metrics)
-    out = model.evaluate(x, y, batch_size=config.batch_size, verbose=0, return_dict=True)
-    return {k: float(v) for k, v in out.items() if k in names}
-
-
 # The function of each loop in the registry (``tfcore.training.registry.LOOP_KINDS``).
 _RUNS = {"fit": fit_loop, "custom": custom_loop}
 LOOPS: dict = {name: _RUNS[name] for name in LOOP_KINDS}

@@ -24,16 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from tfcore import settings
 from tfcore.training.devices import DeviceConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-ENV_WARM = "TFLAB_WARM_WORKER"
 REPLACE_DELAY = 3.0
 
 
 def warm_enabled() -> bool:
     """Whether warm workers may be used (env ``TFLAB_WARM_WORKER``, default on)."""
-    return os.environ.get(ENV_WARM, "1").strip().lower() not in ("0", "false", "no", "off")
+    return settings.warm_worker()
 
 
 def worker_env() -> dict:

@@ -20,7 +20,8 @@ import sys
 import time
 import traceback
 
-ENV_IDLE = "TFLAB_WARM_IDLE"
+from tfcore import settings
+
 READY = b"ready\n"
 
 
@@ -78,7 +79,7 @@ def main(argv: list[str]) -> int:
             os.write(1, READY)
         except OSError:
             pass      # the server stopped listening: it handed us a job, or it is gone
-        line = _wait_line(float(os.environ.get(ENV_IDLE, "7200")))
+        line = _wait_line(settings.warm_idle_seconds())
     if not line or not line.strip():
         return 0                                  # idle timeout or the server is gone
     run_dir = json.loads(line)["run_dir"]

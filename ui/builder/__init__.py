@@ -6,7 +6,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.builder import blocks, panels, try_panel
+from ui.builder import blocks, panels  # whole modules: STILL_MODULES in test_architecture
 from ui.builder.editor import (
     DRAFT,
     header_editor,
@@ -17,9 +17,21 @@ from ui.builder.editor import (
     replace_draft,
 )
 from ui.builder.fields import config_form, labels
+from ui.builder.panels import (
+    code_tab,
+    deferred_panel,
+    diagram,
+    io_tab,
+    problems_panel,
+    save_tab,
+    summary_table,
+)
+from ui.builder.try_panel import try_panel
 
 __all__ = [
     "config_form", "DRAFT", "header_editor", "inputs_editor", "labels", "layers_editor",
     "outputs_editor", "panels", "problem_text", "replace_draft",
     "blocks", "try_panel",
+    "code_tab", "deferred_panel", "diagram", "io_tab", "problems_panel", "save_tab",
+    "summary_table",
 ]

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from tfcore.errors import TFLabError
-from tfcore.model import ModelSpec, block_children, group_into_block, spec_ops, ungroup
+from tfcore.model import ModelSpec, block_children, group_into_block, ungroup, unique_name
 from ui.common import catalog, choose_placeholder, current_lang, plain, plain_params, t
 
 OPEN, ERROR = "bld.open_block", "bld.block_error"
@@ -115,7 +115,7 @@ def group_row(spec: ModelSpec, path: tuple[str, ...], key: Callable[..., str],
         cols[0].multiselect(t("blocks.group_pick"), names, key=pick_key,
                             help=t("blocks.group_pick_help"),
                             placeholder=choose_placeholder(names, many=True))
-        cols[1].text_input(t("blocks.group_name"), spec_ops.unique_name(spec, "block"),
+        cols[1].text_input(t("blocks.group_name"), unique_name(spec, "block"),
                            key=name_key, help=t("blocks.group_name_help"))
         cols[2].button(t("blocks.group"), key="bld.group", icon=":material/folder_special:",
                        on_click=guarded_edit(draft, replace_draft, _group, pick_key, name_key),

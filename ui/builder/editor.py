@@ -14,6 +14,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from tfcore.model import (
+    BLOCK,
     CATEGORIES,
     DTYPES,
     FUNCTIONAL,
@@ -22,9 +23,18 @@ from tfcore.model import (
     InputSpec,
     LayerSpec,
     ModelSpec,
+    add_layer_at,
+    block_children,
+    convert_kind,
+    duplicate_layer_at,
     get_type,
     layer_types,
-    spec_ops,
+    move_layer_at,
+    remove_layer_at,
+    rename_layer,
+    reuse_layer,
+    set_layer_at,
+    unique_name,
 )
 from ui.builder import blocks
 from ui.builder.fields import config_form, labels, parse_ints
@@ -84,7 +94,7 @@ def inputs_editor(spec: ModelSpec) -> ModelSpec:
     for index, item in enumerate(spec.inputs):
         new = _input_row(spec, index, item)
         if new.name and new.name != item.name:
-            spec = spec_ops.rename(spec, item.name, new.name)
+            spec = rename_layer(spec, item.name, new.name)
         inputs.append(new)
     spec = replace(spec, inputs=tuple(inputs))
     st.button(t("builder.add_input"), key=_key("add_input"), icon=":material/add:",
@@ -94,7 +104,7 @@ def inputs_editor(spec: ModelSpec) -> ModelSpec:
 
 def _add_input() -> None:
     spec = draft()
-    name = spec_ops.unique_name(spec, "input")
+    name = unique_name(spec, "input")
     replace_draft(replace(spec, inputs=spec.inputs + (InputSpec(name, (None,)),)))
 
 
@@ -108,20 +118,20 @@ def _layer_buttons(path: tuple[str, ...], index: int, count: int) -> None:
     key = _path_key(path)
     with st.container(horizontal=True, gap="small"):
         st.button(t("builder.up"), key=key("up", index), icon=":material/arrow_upward:",
-                  on_click=_op(spec_ops.move_layer_at, path, index, -1), disabled=index == 0,
+                  on_click=_op(move_layer_at, path, index, -1), disabled=index == 0,
                   help=t("builder.up_help"), width="content")
         st.button(t("builder.down"), key=key("down", index), icon=":material/arrow_downward:",
-                  on_click=_op(spec_ops.move_layer_at, path, index, 1),
+                  on_click=_op(move_layer_at, path, index, 1),
                   disabled=index == count - 1, help=t("builder.down_help"), width="content")
         st.button(t("builder.duplicate"), key=key("dup", index),
                   icon=":material/content_copy:", help=t("builder.duplicate_help"),
-                  on_click=_op(spec_ops.duplicate_layer_at, path, index), width="content")
+                  on_click=_op(duplicate_layer_at, path, index), width="content")
         if not path:
             st.button(t("builder.reuse"), key=key("reuse", index), icon=":material/link:",
-                      on_click=_op(spec_ops.reuse_layer, index), help=t("builder.reuse_help"),
+                      on_click=_op(reuse_layer, index), help=t("builder.reuse_help"),
                       width="content")
         st.button(t("builder.remove"), key=key("rm", index), icon=":material/delete_forever:",
-                  on_click=_op(spec_ops.remove_layer_at, path, index),
+                  on_click=_op(remove_layer_at, path, index),
                   help=t("builder.remove_help"), width="content")
 
 
@@ -134,7 +144,7 @@ def _path_key(path: tuple[str, ...]) -> Callable[..., str]:
 def _layer_editor(spec: ModelSpec, path: tuple[str, ...], index: int, entry: LayerSpec,
                   problems: list) -> ModelSpec:
     key = _path_key(path)
-    siblings = spec_ops.block_children(spec, path)
+    siblings = block_children(spec, path)
     name = st.text_input(t("builder.layer_name"), entry.name, key=key("layer", index, "name"))
     names = list(layer_types())
     if entry.type in names:
@@ -142,8 +152,8 @@ def _layer_editor(spec: ModelSpec, path: tuple[str, ...], index: int, entry: Lay
                                 key=key("layer", index, "type"),
                                 format_func=labels({n: _type_label(n) for n in names}))
         if new_type != entry.type:
-            replace_draft(spec_ops.set_layer_at(spec, path, index, type=new_type, config={},
-                                                shares=None, layers=()))
+            replace_draft(set_layer_at(spec, path, index, type=new_type, config={},
+                                       shares=None, layers=()))
             st.rerun()
     kind = get_type(entry.type)
     if kind is not None:
@@ -183,16 +193,16 @@ def _layer_editor(spec: ModelSpec, path: tuple[str, ...], index: int, entry: Lay
     for problem in problems:
         st.error(problem_text(problem), icon=":material/error:")
     _layer_buttons(path, index, len(siblings))
-    spec = spec_ops.set_layer_at(spec, path, index, **changes)
+    spec = set_layer_at(spec, path, index, **changes)
     if name.strip() and name.strip() != entry.name:
-        spec = spec_ops.rename(spec, entry.name, name.strip())
+        spec = rename_layer(spec, entry.name, name.strip())
     elif not name.strip():
-        spec = spec_ops.set_layer_at(spec, path, index, name="")
+        spec = set_layer_at(spec, path, index, name="")
     return spec
 
 
 def blocks_type() -> str:
-    return spec_ops.BLOCK
+    return BLOCK
 
 
 def problem_text(problem: Any) -> str:
@@ -258,7 +268,7 @@ def _add_row(path: tuple[str, ...]) -> None:
     cols[2].button(t("builder.add_layer") if not path else t("blocks.add_inside",
                                                              name=plain(path[-1])),
                    key="bld.add", icon=":material/add:", type="primary",
-                   on_click=lambda: _op(spec_ops.add_layer_at, path,
+                   on_click=lambda: _op(add_layer_at, path,
                                         st.session_state["bld.add_type"])())
 
 
@@ -276,7 +286,7 @@ def layers_editor(spec: ModelSpec, problems: dict[str, list]) -> ModelSpec:
     st.subheader(t("builder.layers"))
     path = blocks.open_path(spec)
     blocks.breadcrumb(path)
-    children = spec_ops.block_children(spec, path)
+    children = block_children(spec, path)
     if not children:
         st.info(t("builder.no_layers") if not path else t("blocks.empty"))
     shown = _shown_layers(spec, problems) if not path else list(range(len(children)))
@@ -305,7 +315,7 @@ def outputs_editor(spec: ModelSpec) -> ModelSpec:
 
 
 def _convert_kind() -> None:
-    replace_draft(spec_ops.convert_kind(draft(), st.session_state[KIND_KEY]))
+    replace_draft(convert_kind(draft(), st.session_state[KIND_KEY]))
 
 
 def header_editor(spec: ModelSpec) -> ModelSpec:

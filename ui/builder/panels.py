@@ -18,8 +18,10 @@ from tfcore.model import (
     from_json,
     generate,
     import_keras,
+    list_specs,
+    load_spec,
+    save_spec,
 )
-from tfcore.model import store as models_store
 from ui.builder.diagram import COMPACT, spec_to_dot
 from ui.builder.editor import problem_text, replace_draft
 from ui.builder.fields import labels, parse_ints
@@ -132,7 +134,7 @@ def save_tab(spec: ModelSpec, ok: bool) -> None:
         st.session_state["bld.save_name"] = spec.name   # the model's name, not a stale one
         st.session_state["bld.save_name_for"] = spec.name
     name = st.text_input(t("builder.save_name"), key="bld.save_name")
-    saved = models_store.list_specs(ws)
+    saved = list_specs(ws)
     replace = True
     if name.strip() in saved:
         replace = st.checkbox(t("builder.save_replace", name=plain(name.strip())),
@@ -140,13 +142,13 @@ def save_tab(spec: ModelSpec, ok: bool) -> None:
     if st.button(t("builder.save"), key="bld.save", disabled=not ok or not replace,
                  icon=":material/save:"):
         with guarded():
-            path = models_store.save_spec(ws, name, spec)
+            path = save_spec(ws, name, spec)
             st.success(t("builder.saved", name=plain(name),
                          path=plain(path.relative_to(ws.root.resolve()).as_posix())))
-    saved = models_store.list_specs(ws)
+    saved = list_specs(ws)
     if saved:
         chosen = st.selectbox(t("builder.saved_models"), saved, key="bld.saved_pick")
         if st.button(t("builder.open_saved"), key="bld.open_saved"):
             with guarded():
-                _load(models_store.load_spec(ws, chosen))
+                _load(load_spec(ws, chosen))
                 st.rerun()

@@ -7,7 +7,6 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.common import sidebar
 from ui.common.chart_cache import cached_chart, frame_digest
 from ui.common.errors import guarded, located_text, show_error
 from ui.common.i18n import DEFAULT_LANG, catalog, current_lang, init_language, pick, t
@@ -25,6 +24,7 @@ from ui.common.resources import (
 from ui.common.rights import can_destroy, server_is_loopback, teacher_login, teacher_password
 from ui.common.script_hooks import disable_keras_reset, keras_reset_disabled
 from ui.common.sidebar import presenter_mode
+from ui.common.sidebar import render as render_sidebar
 from ui.common.text import plain, plain_params
 from ui.common.widgets import choose_placeholder
 
@@ -60,7 +60,7 @@ __all__ = [
     "run_store",
     "server_is_loopback",
     "show_error",
-    "sidebar",
+    "render_sidebar",
     "t",
     "teacher_login",
     "teacher_password",

@@ -24,31 +24,15 @@ from typing import Any, Callable, Hashable
 import pandas as pd
 import streamlit as st
 
-
-def _arrow(frame: Any) -> bytes:
-    try:      # the Arrow IPC bytes Streamlit itself sends for a chart's dataset
-        from streamlit.dataframe_util import convert_anything_to_arrow_bytes
-    except ImportError:                    # pragma: no cover - Streamlit is pinned
-        import pyarrow as pa
-
-        table = pa.Table.from_pandas(frame)
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        return sink.getvalue().to_pybytes()
-    return convert_anything_to_arrow_bytes(frame)
+from ui.common.st_compat import altair_to_vega_lite, arrow_bytes
 
 
 def _to_spec(chart: Any) -> dict:
     if isinstance(chart, dict):           # a hand-written Vega-Lite spec: frames to Arrow
         datasets = chart.get("datasets") or {}
-        return {**chart, "datasets": {name: data if isinstance(data, bytes) else _arrow(data)
+        return {**chart, "datasets": {name: data if isinstance(data, bytes) else arrow_bytes(data)
                                       for name, data in datasets.items()}}
-    try:      # Streamlit's own conversion: datasets become Arrow bytes, as altair_chart does
-        from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
-    except ImportError:                    # pragma: no cover - Streamlit is pinned
-        return chart.to_dict()
-    return _convert_altair_to_vega_lite_spec(chart)
+    return altair_to_vega_lite(chart)     # datasets become Arrow bytes, as altair_chart does
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ui.common.st_compat import get_script_run_ctx
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 LANGUAGES = {"en": "English", "zh": "简体中文"}

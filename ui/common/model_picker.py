@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tfcore.model import ModelSpec, get_preset, preset_names, preset_title
-from tfcore.model import store as models_store
+from tfcore.model import ModelSpec, get_preset, list_specs, load_spec, preset_names, preset_title
 from ui.common.i18n import pick, t
 from ui.common.resources import workspace
 from ui.common.text import plain
@@ -28,12 +27,12 @@ def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
         st.caption(t("picker.builder_model", name=plain(spec.name)))
         return spec
     if source == "saved":
-        names = models_store.list_specs(workspace())
+        names = list_specs(workspace())
         if not names:
             st.info(t("picker.no_saved"))
             return None
         name = st.selectbox(t("picker.saved"), names, key=f"{key}.saved")
-        return models_store.load_spec(workspace(), name)
+        return load_spec(workspace(), name)
     names = preset_names()
     index = names.index(default_preset) if default_preset in names else 0
     name = st.selectbox(t("picker.preset"), names, index=index, key=f"{key}.preset",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from tfcore.rundir import RunStore
@@ -22,14 +24,19 @@ def warm_worker() -> None:
     Cheap on every rerun: the pool only starts a process when none is idle or warming.
     ``TFLAB_WARM_WORKER=0`` turns it off.
     """
-    from tfcore.training import jobs
+    from tfcore.training import prewarm
 
-    jobs.prewarm()
+    prewarm()
+
+
+def workspace() -> Workspace:
+    """The workspace ``TFLAB_WORKSPACE`` names now (each folder created once per process)."""
+    return _workspace(default_workspace().root)
 
 
 @st.cache_resource(show_spinner=False)
-def workspace() -> Workspace:
-    return default_workspace().ensure()
+def _workspace(root: Path) -> Workspace:
+    return Workspace(root).ensure()
 
 
 def run_store() -> RunStore:

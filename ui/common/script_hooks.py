@@ -25,6 +25,8 @@ import sys
 import threading
 from typing import Any
 
+from ui.common.st_compat import cleanup_hook, set_cleanup_hook
+
 _MARK = "_tflab_keeps_keras"
 NEW_MODULES = 50          # freeze again once this many modules were imported since
 MAX_FREEZES = 4           # per process: the big imports come first; bounded leftovers
@@ -77,18 +79,9 @@ setattr(_clean_problem_modules, _MARK, True)
 def disable_keras_reset() -> bool:
     """Replace the script runner's cleanup hook; False when this Streamlit has none (the
     hook moved: nothing is patched and Streamlit's behaviour is unchanged)."""
-    try:
-        from streamlit.runtime.scriptrunner import script_runner
-    except ImportError:                   # pragma: no cover - Streamlit is pinned
-        return False
-    if not callable(getattr(script_runner, "_clean_problem_modules", None)):
-        return False
-    script_runner._clean_problem_modules = _clean_problem_modules
-    return True
+    return set_cleanup_hook(_clean_problem_modules)
 
 
 def keras_reset_disabled() -> bool:
     """Whether Streamlit's script runner now skips ``keras.backend.clear_session()``."""
-    from streamlit.runtime.scriptrunner import script_runner
-
-    return getattr(script_runner._clean_problem_modules, _MARK, False)
+    return getattr(cleanup_hook(), _MARK, False)

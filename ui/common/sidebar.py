@@ -80,8 +80,8 @@ def _reconcile_jobs() -> None:
         return
     _RECONCILED[0] = time.time()
     try:
-        from tfcore.training import jobs
+        from tfcore.training import reconcile
 
-        jobs.reconcile(workspace().runs)
+        reconcile(workspace().runs)
     except Exception:  # noqa: BLE001 - the sidebar never breaks a page
         pass

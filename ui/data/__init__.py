@@ -1,4 +1,4 @@
-"""The dataset picker and preview used by the Train and Weights pages.
+"""The dataset picker used by the Train and Weights pages.
 
 Code outside this package imports only the names below (``__all__``).
 """

@@ -11,7 +11,6 @@ from tfcore.data import (
     SUGGESTED,
     DatasetBundle,
     DatasetRequest,
-    PipelineConfig,
     csv_columns,
     dataset_names,
     dataset_title,
@@ -19,7 +18,6 @@ from tfcore.data import (
     list_uploads,
     load_dataset,
     on_disk,
-    pipeline_steps,
     save_upload,
 )
 from tfcore.errors import TFLabError
@@ -177,27 +175,6 @@ def _splits(key: str, name: str) -> tuple[float, float, int]:
         seed = int(kept(cols[2].number_input, t("data.split.seed"), 0, 2**31 - 1, value=0, step=1,
                         key=f"{key}.seed"))
     return float(val), float(test), seed
-
-
-def pick_pipeline(key: str, batch_size: int | None = None) -> PipelineConfig:
-    """Widgets for the tf.data settings; shows the resulting chain of calls.
-
-    ``batch_size``: when the caller already asks for it, pass it and no widget shows.
-    """
-    with st.expander(t("data.pipeline")):
-        cols = st.columns(2)
-        if batch_size is None:
-            batch_size = int(cols[0].number_input(t("data.pipeline.batch"), 1, 4096, 32,
-                                                  key=f"{key}.batch"))
-        buffer = int(cols[1].number_input(t("data.pipeline.buffer"), 0, 1_000_000, 1024,
-                                          key=f"{key}.buffer"))
-        cache = st.checkbox(t("data.pipeline.cache"), key=f"{key}.cache")
-        prefetch = st.checkbox(t("data.pipeline.prefetch"), value=True, key=f"{key}.prefetch")
-        config = PipelineConfig(batch_size=batch_size, shuffle_buffer=buffer, cache=cache,
-                                prefetch=prefetch)
-        st.caption(t("data.pipeline.code"))
-        st.code("ds = " + "\n     ".join(pipeline_steps(config, training=True)), "python")
-    return config
 
 
 def load_with_spinner(request: DatasetRequest) -> DatasetBundle | None:

@@ -5,13 +5,13 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.foundations import charts
+from ui.foundations.charts import composition_chart, label_order_chart, throughput_chart
 from ui.foundations.gradients import gd_tab, tape_tab
 from ui.foundations.pipeline_folders import folder_section
 from ui.foundations.placement_mirrored import mirrored_section
 from ui.foundations.tensors import saving_tab, tensors_tab
 
 __all__ = [
-    "charts", "folder_section", "gd_tab", "mirrored_section", "saving_tab", "tape_tab",
-    "tensors_tab",
+    "composition_chart", "folder_section", "gd_tab", "label_order_chart", "mirrored_section",
+    "saving_tab", "tape_tab", "tensors_tab", "throughput_chart",
 ]

@@ -6,8 +6,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from tfcore.labs import autodiff as autodiff_lab
-from tfcore.labs import regression as regression_lab
+from tfcore.labs import (
+    MAX_STEPS_PER_CALL,
+    OPTIMIZERS,
+    PROBLEMS,
+    UNARY_OPS,
+    Expression,
+    GradientDescentLab,
+    evaluate,
+    expression_names,
+    get_expression,
+    problem_names,
+    tangent,
+)
 from ui.common import choose_placeholder, guarded, t
 from ui.foundations import charts
 from ui.foundations.widgets import labels
@@ -17,7 +28,7 @@ LR_CHOICES = (1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3)
 CONTINUOUS_CHUNK = 200
 
 
-def _variable_inputs(expr: autodiff_lab.Expression, group: str) -> dict:
+def _variable_inputs(expr: Expression, group: str) -> dict:
     values = {}
     for var in expr.variables:
         key = f"foundations.tape.{group}.{var.name}"
@@ -36,22 +47,22 @@ def _variable_inputs(expr: autodiff_lab.Expression, group: str) -> dict:
 def tape_tab() -> None:
     """Pick an expression, set its variables, see value, gradients and the tangent."""
     st.caption(t("foundations.tape.help"))
-    names = autodiff_lab.expression_names() + ["custom"]
+    names = expression_names() + ["custom"]
     choice = st.selectbox(t("foundations.tape.expression"), names,
                           format_func=labels("foundations.expr"),
                           index=names.index("t2"), key="foundations.tape.expression")
     name = choice
     if choice == "custom":
-        ops = st.multiselect(t("foundations.tape.compose"), list(autodiff_lab.UNARY_OPS),
+        ops = st.multiselect(t("foundations.tape.compose"), list(UNARY_OPS),
                              default=["square", "sin"], key="foundations.tape.compose",
                              help=t("foundations.tape.compose_help"),
-                             placeholder=choose_placeholder(autodiff_lab.UNARY_OPS, True))
+                             placeholder=choose_placeholder(UNARY_OPS, True))
         name = "custom:" + ",".join(ops)
     with guarded():
-        expr = autodiff_lab.get_expression(name)
+        expr = get_expression(name)
         st.markdown(t("foundations.tape.formula", formula=expr.formula))
         values = _variable_inputs(expr, choice)
-        result = autodiff_lab.evaluate(name, values)
+        result = evaluate(name, values)
         cols = st.columns(1 + len(result.gradients))
         cols[0].metric(t("foundations.tape.value"), f"{result.value:.6g}")
         for col, (var, grad) in zip(cols[1:], result.gradients.items()):
@@ -62,7 +73,7 @@ def tape_tab() -> None:
         st.code(expr.code, language="python")
         if expr.one_variable:
             var = expr.variables[0].name
-            data = autodiff_lab.tangent(name, float(values[var]))
+            data = tangent(name, float(values[var]))
             st.caption(t("foundations.tape.tangent", x0=data.x0, y0=data.y0, slope=data.slope))
             st.altair_chart(charts.tangent_chart(
                 data.xs, data.ys, data.tangent, data.x0, data.y0,
@@ -71,17 +82,17 @@ def tape_tab() -> None:
                  "x": var, "y": t("foundations.chart.y")}), width="stretch")
 
 
-def _lab(problem: str, optimizer: str, lr: float) -> regression_lab.GradientDescentLab:
+def _lab(problem: str, optimizer: str, lr: float) -> GradientDescentLab:
     lab = st.session_state.get(LAB)
     if lab is None or lab.problem.name != problem:
-        lab = regression_lab.GradientDescentLab(problem, optimizer, lr)
+        lab = GradientDescentLab(problem, optimizer, lr)
         st.session_state[LAB] = lab
     elif (lab.optimizer_name, lab.learning_rate) != (optimizer, lr):
         lab.set_optimizer(optimizer, lr)
     return lab
 
 
-def _render_lab(lab: regression_lab.GradientDescentLab) -> None:
+def _render_lab(lab: GradientDescentLab) -> None:
     snap = lab.snapshot()
     cols = st.columns(3)
     cols[0].metric(t("foundations.gd.step"), f"{snap.step:,}")
@@ -124,20 +135,20 @@ def _render_lab(lab: regression_lab.GradientDescentLab) -> None:
 def gd_tab() -> None:
     """Train M1 or M2 step by step or continuously; parameters, loss and fit move."""
     st.caption(t("foundations.gd.help"))
-    problems = regression_lab.problem_names()
+    problems = problem_names()
     problem = st.radio(t("foundations.gd.problem"), problems, horizontal=True,
                        format_func=labels("foundations.problem"),
                        key="foundations.gd.problem")
-    spec = regression_lab.PROBLEMS[problem]
+    spec = PROBLEMS[problem]
     cols = st.columns(3)
     optimizer = cols[0].selectbox(t("foundations.gd.optimizer"),
-                                  list(regression_lab.OPTIMIZERS),
+                                  list(OPTIMIZERS),
                                   format_func=labels("foundations.optimizer"),
                                   key=f"foundations.gd.optimizer.{problem}")
     lr = cols[1].select_slider(t("foundations.gd.lr"), LR_CHOICES, value=spec.learning_rate,
                                key=f"foundations.gd.lr.{problem}")
     steps = cols[2].number_input(t("foundations.gd.steps"), 1,
-                                 regression_lab.MAX_STEPS_PER_CALL, spec.steps, step=100,
+                                 MAX_STEPS_PER_CALL, spec.steps, step=100,
                                  key=f"foundations.gd.steps.{problem}")
     with guarded():
         lab = _lab(problem, optimizer, float(lr))

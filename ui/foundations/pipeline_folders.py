@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tfcore.labs import pipeline_folders as pf
+from tfcore.labs import SIZES, FolderBatch, FolderSpec, first_folder_batch, folder_sources
 from ui.common import guarded, t, workspace
 from ui.foundations.widgets import labels
 
@@ -24,14 +24,14 @@ def folder_section() -> None:
     """Pick the folders and options, run the pipeline, show its code and first batch."""
     st.subheader(t("foundations.folders.title"))
     st.caption(t("foundations.folders.intro"))
-    sources = pf.folder_sources(workspace())
+    sources = folder_sources(workspace())
     with st.container(border=True):
         source = st.selectbox(t("foundations.folders.source"), sources, key="fpf.source",
                               format_func=labels("foundations.folders.source"))
         if len(sources) == 1:
             st.caption(t("foundations.folders.no_uploads"))
         c1, c2, c3 = st.columns(3)
-        size = c1.select_slider(t("foundations.folders.size"), pf.SIZES, 28, key="fpf.size")
+        size = c1.select_slider(t("foundations.folders.size"), SIZES, 28, key="fpf.size")
         channels = c1.radio(t("foundations.folders.channels"), (1, 3), horizontal=True,
                             key="fpf.channels", format_func=labels("foundations.folders.ch"))
         buffer = c2.select_slider(t("foundations.pipeline.buffer"), BUFFERS, 64,
@@ -39,13 +39,13 @@ def folder_section() -> None:
         seed = c2.number_input(t("foundations.pipeline.seed"), 0, 10_000, 0, key="fpf.seed")
         batch = c3.select_slider(t("foundations.pipeline.batch"), BATCHES, 8, key="fpf.batch")
         prefetch = c3.checkbox(t("foundations.pipeline.prefetch"), True, key="fpf.prefetch")
-    spec = pf.FolderSpec(source=str(source), image_size=int(size), channels=int(channels),
+    spec = FolderSpec(source=str(source), image_size=int(size), channels=int(channels),
                          shuffle_buffer=int(buffer), batch_size=int(batch), seed=int(seed),
                          prefetch=bool(prefetch))
     if st.button(t("foundations.folders.run"), key="fpf.run", type="primary"):
         st.session_state.pop(RESULT_KEY, None)
         with guarded(), st.spinner(t("foundations.folders.running")):
-            st.session_state[RESULT_KEY] = (spec, pf.first_folder_batch(spec, workspace()))
+            st.session_state[RESULT_KEY] = (spec, first_folder_batch(spec, workspace()))
     kept = st.session_state.get(RESULT_KEY)
     if kept is None:
         return
@@ -55,7 +55,7 @@ def folder_section() -> None:
     _show(kept[1])
 
 
-def _show(result: pf.FolderBatch) -> None:
+def _show(result: FolderBatch) -> None:
     st.code(result.code, language="python")
     scan = result.scan
     st.markdown(t("foundations.folders.found", files=scan.total, classes=len(scan.classes),

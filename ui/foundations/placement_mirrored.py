@@ -6,8 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from tfcore.labs import mirrored_demo
-from tfcore.labs.mirrored import STEP
+from tfcore.labs import STEP, mirrored_demo
 from ui.common import guarded, t
 
 RESULT_KEY = "foundations.mirrored.result"

@@ -6,8 +6,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from tfcore.labs import arrays as arrays_io
-from tfcore.labs import tensors as tensor_lab
+from tfcore.labs import (
+    CREATORS,
+    DTYPES,
+    OPS,
+    TensorResult,
+    apply_op,
+    create_tensor,
+    list_saved,
+    load_arrays,
+    save_arrays,
+)
 from ui.common import choose_placeholder, guarded, t, workspace
 from ui.foundations.widgets import labels
 
@@ -19,8 +28,8 @@ def tensor_store() -> dict:
     """The session's named tensors (name -> TensorResult), seeded with two examples."""
     if STORE not in st.session_state:
         st.session_state[STORE] = {
-            "A": tensor_lab.create_tensor("constant", text="1 2; 3 4"),
-            "B": tensor_lab.create_tensor("ones", shape="2, 3"),
+            "A": create_tensor("constant", text="1 2; 3 4"),
+            "B": create_tensor("ones", shape="2, 3"),
         }
     return st.session_state[STORE]
 
@@ -43,7 +52,7 @@ def _values_frame(values: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(array, columns=[str(i) for i in range(array.shape[1])])
 
 
-def show_tensor(name: str, result: tensor_lab.TensorResult) -> None:
+def show_tensor(name: str, result: TensorResult) -> None:
     """Name, shape, dtype, device, the TF call and the values of one tensor."""
     st.markdown(t("foundations.tensor.summary", name=name, shape=list(result.shape),
                   dtype=result.dtype, device=result.device))
@@ -77,16 +86,16 @@ def create_panel() -> None:
     store = tensor_store()
     st.subheader(t("foundations.create.header"))
     left, right = st.columns(2)
-    kind = left.selectbox(t("foundations.create.kind"), list(tensor_lab.CREATORS),
+    kind = left.selectbox(t("foundations.create.kind"), list(CREATORS),
                           format_func=labels("foundations.creator"),
                           key="foundations.create.kind")
-    dtype = right.selectbox(t("foundations.create.dtype"), tensor_lab.DTYPES,
+    dtype = right.selectbox(t("foundations.create.dtype"), DTYPES,
                             key="foundations.create.dtype")
     params = _creator_params(kind)
     if st.button(t("foundations.create.button"), key="foundations.create.go"):
         with guarded():
             name = _next_name(store)
-            store[name] = tensor_lab.create_tensor(kind, dtype=dtype, **params)
+            store[name] = create_tensor(kind, dtype=dtype, **params)
             st.session_state[LAST] = name
 
 
@@ -95,9 +104,9 @@ def ops_panel() -> None:
     store = tensor_store()
     st.subheader(t("foundations.ops.header"))
     names = list(store)
-    op_name = st.selectbox(t("foundations.ops.op"), list(tensor_lab.OPS),
+    op_name = st.selectbox(t("foundations.ops.op"), list(OPS),
                            format_func=labels("foundations.op"), key="foundations.ops.op")
-    op = tensor_lab.OPS[op_name]
+    op = OPS[op_name]
     cols = st.columns(op.arity + len(op.params))
     inputs = [cols[i].selectbox(t("foundations.ops.input", n=i + 1), names,
                                 index=min(i, len(names) - 1), key=f"foundations.ops.in{i}")
@@ -114,11 +123,11 @@ def ops_panel() -> None:
             params["shape"] = col.text_input(t("foundations.ops.shape"), "-1",
                                              key="foundations.ops.shape")
         elif param == "dtype":
-            params["dtype"] = col.selectbox(t("foundations.ops.dtype"), tensor_lab.DTYPES,
+            params["dtype"] = col.selectbox(t("foundations.ops.dtype"), DTYPES,
                                             index=2, key="foundations.ops.dtype")
     if st.button(t("foundations.ops.apply"), key="foundations.ops.go"):
         with guarded():
-            result = tensor_lab.apply_op(op_name, [store[n] for n in inputs], inputs, **params)
+            result = apply_op(op_name, [store[n] for n in inputs], inputs, **params)
             name = _next_name(store)
             store[name] = result
             st.session_state[LAST] = name
@@ -169,20 +178,20 @@ def saving_tab() -> None:
             data = {"tensor": lambda: store[chosen[0]].values,
                     "list": lambda: [store[n].values for n in chosen],
                     "dict": lambda: {n: store[n].values for n in chosen}}[kind]()
-            saved = arrays_io.save_arrays(ws, file_name, data)
+            saved = save_arrays(ws, file_name, data)
             st.success(t("foundations.save.saved", path=saved.relative))
     if right.button(t("foundations.save.object"), key="foundations.save.object"):
         with guarded():
-            arrays_io.save_arrays(ws, "object_demo", np.array([1, "two", None], dtype=object))
+            save_arrays(ws, "object_demo", np.array([1, "two", None], dtype=object))
     st.subheader(t("foundations.load.header"))
-    files = arrays_io.list_saved(ws)
+    files = list_saved(ws)
     if not files:
         st.info(t("foundations.load.none"))
         return
     path = st.selectbox(t("foundations.load.file"), files, key="foundations.load.file")
     if st.button(t("foundations.load.button"), key="foundations.load.go"):
         with guarded():
-            st.session_state["foundations.load.result"] = (path, arrays_io.load_arrays(ws, path))
+            st.session_state["foundations.load.result"] = (path, load_arrays(ws, path))
     loaded = st.session_state.get("foundations.load.result")
     if loaded and loaded[0] == path:
         data = loaded[1]

@@ -5,8 +5,21 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.runs import actions, code_check, detail, panels, tensorboard_button
+from ui.runs import tensorboard_button  # a whole module: STILL_MODULES in test_architecture
+from ui.runs.actions import export_tab, foreign_panel, manage_tab, restore_tab
+from ui.runs.code_check import code_panel
+from ui.runs.detail import (
+    checkpoints_tab,
+    config_tab,
+    curves_tab,
+    diff_tab,
+    listing_for,
+    variables_tab,
+)
+from ui.runs.panels import compare_panel, filters, run_label, runs_table
 
 __all__ = [
-    "actions", "code_check", "detail", "panels", "tensorboard_button",
+    "checkpoints_tab", "code_panel", "compare_panel", "config_tab", "curves_tab", "diff_tab",
+    "export_tab", "filters", "foreign_panel", "listing_for", "manage_tab", "restore_tab",
+    "run_label", "runs_table", "tensorboard_button", "variables_tab",
 ]

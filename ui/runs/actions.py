@@ -146,7 +146,7 @@ def _name(names: tuple[str, ...], value) -> str:
 def _handoffs(root: Path, summary: RunSummary, result: dict) -> None:
     """Continue training (new run / resume) or open the weights in the weights lab."""
     from tfcore.runs import continue_training, export_checkpoint
-    from tfcore.training import jobs
+    from tfcore.training import resume_run
     from ui.common import workspace
 
     if not result["complete"]:
@@ -161,7 +161,7 @@ def _handoffs(root: Path, summary: RunSummary, result: dict) -> None:
     if summary.state in ("stopped", "interrupted") and cols[1].button(
             t("runs.next.resume"), key="runs.next.resume"):
         with guarded():
-            jobs.resume_run(root, summary.run_id)
+            resume_run(root, summary.run_id)
             st.session_state[FLASH] = ("next", t("runs.next.resumed", run=summary.run_id))
     if cols[2].button(t("runs.next.weights"), key="runs.next.weights"):
         with guarded():
@@ -217,7 +217,7 @@ def export_tab(root: Path, summary: RunSummary, listing: CheckpointList) -> None
 
 def manage_tab(root: Path, summary: RunSummary) -> None:
     """Rename, tag, delete old checkpoints, delete the whole run (after a confirmation)."""
-    from tfcore.runs import admin as run_admin
+    from tfcore.runs import delete_old_checkpoints, delete_run, rename_run, set_tags
 
     allowed = teacher_login("runs.manage.teacher")   # a shared server: teacher only
     cols = st.columns(2)
@@ -227,8 +227,8 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
                               key=f"runs.manage.tags.{summary.run_id}")
     if st.button(t("runs.manage.save"), key="runs.manage.save", disabled=not allowed):
         with guarded():
-            run_admin.rename_run(root, summary.run_id, name)
-            run_admin.set_tags(root, summary.run_id, tags.split(","))
+            rename_run(root, summary.run_id, name)
+            set_tags(root, summary.run_id, tags.split(","))
             st.session_state[FLASH] = ("manage", t("runs.manage.saved"))
             st.rerun()
     st.divider()
@@ -237,7 +237,7 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
                                 key="runs.manage.keep")
     if cols[1].button(t("runs.manage.prune"), key="runs.manage.prune", disabled=not allowed):
         with guarded():
-            out = run_admin.delete_old_checkpoints(root, summary.run_id, int(keep))
+            out = delete_old_checkpoints(root, summary.run_id, int(keep))
             st.session_state[FLASH] = ("manage", t("runs.manage.pruned",
                                                    count=len(out.removed),
                                                    size=out.freed_bytes / 1024))
@@ -246,7 +246,7 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
     if st.button(t("runs.manage.delete"), disabled=not (confirm and allowed), type="primary",
                  key="runs.manage.delete"):
         with guarded():
-            run_admin.delete_run(root, summary.run_id)
+            delete_run(root, summary.run_id)
             st.session_state[FLASH] = ("manage", t("runs.manage.deleted",
                                                    name=plain(summary.name)))
             st.rerun()

@@ -1,0 +1,159 @@
+"""Every ``TFLAB_*`` environment variable, declared and read here only (a test checks).
+
+Each variable is one :class:`Setting` (name, default, parser, what it does); the typed
+accessors below read the environment at call time, so a test can ``monkeypatch.setenv``
+and a server sees a change in a new worker. A value that does not parse raises
+:class:`SettingError` naming the variable, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tfcore.errors import TFLabError
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+class SettingError(TFLabError):
+    """A ``TFLAB_*`` variable holds a value that cannot be used."""
+
+    default_key = "settings.invalid"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One environment variable: its name, its default, how it is parsed, what it does."""
+
+    name: str
+    default: Any
+    parse: Callable[[str], Any]
+    allowed: str
+    help: str
+
+    def get(self) -> Any:
+        """The current value: the environment's, parsed, else the default."""
+        raw = os.environ.get(self.name)
+        if raw is None or raw.strip() == "":
+            return self.default
+        try:
+            return self.parse(raw.strip())
+        except ValueError:
+            raise SettingError(f"{self.name}={raw!r} cannot be used; allowed: {self.allowed}.",
+                               params={"name": self.name, "value": raw,
+                                       "allowed": self.allowed}) from None
+
+
+def _flag(text: str) -> bool:
+    if text.lower() in _TRUE + _FALSE:
+        return text.lower() in _TRUE
+    raise ValueError(text)
+
+
+def _at_least(low: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not value >= low:            # also refuses NaN
+            raise ValueError(text)
+        return value
+    return parse
+
+
+def _host_port(text: str) -> str:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(text)
+    return text
+
+
+WORKSPACE = Setting("TFLAB_WORKSPACE", None, str, "a folder path",
+                    "the workspace folder (runs, saved models, uploads); default ./workspace")
+TRUSTED_CODE = Setting("TFLAB_TRUSTED_CODE", False, _flag, "1 or 0",
+                       "1 lets user-written Python run (Custom code page, AutoGraph lab)")
+WARM_WORKER = Setting("TFLAB_WARM_WORKER", True, _flag, "1 or 0",
+                      "0 turns off the warm worker (TensorFlow imported before Start)")
+WARM_IDLE = Setting("TFLAB_WARM_IDLE", 7200.0, _at_least(1, float), "seconds, at least 1",
+                    "seconds an idle warm worker waits for a job before it exits")
+MAX_WORKERS = Setting("TFLAB_MAX_WORKERS", 1, _at_least(1, int), "an integer, at least 1",
+                      "how many runs train at once, each on its own CPU set")
+NET_PROBE = Setting("TFLAB_NET_PROBE", "storage.googleapis.com:443", _host_port, "host:port",
+                    "where TFDS downloads check that the network is reachable")
+MAX_LAYERS = Setting("TFLAB_MAX_LAYERS", 2_000, _at_least(1, int), "an integer, at least 1",
+                     "the most layer entries a model spec may have")
+MAX_EXAMPLE_ELEMENTS = Setting("TFLAB_MAX_EXAMPLE_ELEMENTS", 2**24, _at_least(1, int),
+                               "an integer, at least 1",
+                               "the most numbers per example in an input or a layer output")
+PARAM_LIMIT = Setting("TFLAB_PARAM_LIMIT", 50_000_000, _at_least(1, int),
+                      "an integer, at least 1", "the most parameters a model may have")
+CPUS = Setting("TFLAB_CPUS", None, str, "CPU numbers, comma separated",
+               "set by the server for each worker of a run: the CPU set it runs on")
+
+SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,
+                                NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT, CPUS)}
+
+
+def workspace_dir() -> Path | None:
+    """The folder named by ``TFLAB_WORKSPACE`` (``~`` expanded), or None."""
+    value = WORKSPACE.get()
+    return Path(value).expanduser() if value else None
+
+
+def trusted_code() -> bool:
+    """Whether user-written code may run (``TFLAB_TRUSTED_CODE=1``)."""
+    return TRUSTED_CODE.get()
+
+
+def warm_worker() -> bool:
+    """Whether warm workers may be used (``TFLAB_WARM_WORKER``, default on)."""
+    return WARM_WORKER.get()
+
+
+def warm_idle_seconds() -> float:
+    """How long an idle warm worker waits for a job (``TFLAB_WARM_IDLE``)."""
+    return WARM_IDLE.get()
+
+
+def max_workers() -> int:
+    """How many runs may train at once (``TFLAB_MAX_WORKERS``, default 1)."""
+    return MAX_WORKERS.get()
+
+
+def net_probe() -> str:
+    """The ``host:port`` whose TLS handshake says the network is reachable."""
+    return NET_PROBE.get()
+
+
+def max_layers() -> int:
+    """The most layer entries a spec may have (``TFLAB_MAX_LAYERS``)."""
+    return MAX_LAYERS.get()
+
+
+def max_example_elements() -> int:
+    """The most numbers per example (``TFLAB_MAX_EXAMPLE_ELEMENTS``)."""
+    return MAX_EXAMPLE_ELEMENTS.get()
+
+
+def param_limit() -> int:
+    """The most parameters a model may have (``TFLAB_PARAM_LIMIT``)."""
+    return PARAM_LIMIT.get()
+
+
+@contextmanager
+def overridden(setting: Setting, value: str) -> Iterator[None]:
+    """Set ``setting`` in this process's environment (child processes inherit it) while the
+    block runs, then put back what was there."""
+    before = os.environ.get(setting.name)
+    os.environ[setting.name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(setting.name, None)
+        else:
+            os.environ[setting.name] = before
