@@ -16,6 +16,7 @@ from tfcore.runs import open_tensorboard, run_url, running_tensorboard, stop_ten
 from tfcore.runs.tensorboard import STATE_NAME, fetch_json, process_token
 
 pytestmark = pytest.mark.slow
+ANSWER_S = 60.0      # a TensorBoard that runs answers; on a loaded machine it may take long
 
 
 def _write_scalar_run(root: Path, run_id: str) -> Path:
@@ -60,7 +61,8 @@ def test_tensorboard_starts_answers_with_the_run_is_reused_and_stops(tmp_path) -
     try:
         info = open_tensorboard(root)
         assert info.url == f"http://127.0.0.1:{info.port}" and not info.reused
-        assert fetch_json(f"{info.url}/data/logdir") == {"logdir": str(root.resolve())}
+        assert fetch_json(f"{info.url}/data/logdir", timeout=ANSWER_S) == \
+            {"logdir": str(root.resolve())}
         wait_until(lambda: "run-a/tb" in (fetch_json(f"{info.url}/data/runs") or []),
                    timeout=120, poll=0.5)
         tags = {}
@@ -97,6 +99,26 @@ def test_a_missing_folder_is_refused_without_starting_anything(tmp_path) -> None
         open_tensorboard(tmp_path / "nope")
     assert info.value.key == "tensorboard.err.no_folder"
     assert running_tensorboard() is None and time.monotonic() - started < 5
+
+
+def test_a_folder_locked_by_another_starter_is_refused_after_the_timeout(tmp_path) -> None:
+    """While another process holds the folder's lock (it is starting TensorBoard), a second
+    one waits for it, and refuses with a translated error after its timeout."""
+    import fcntl
+
+    from tfcore.runs.tensorboard import LOCK_NAME
+
+    root = tmp_path / "runs"
+    root.mkdir()
+    with open(root / LOCK_NAME, "a") as handle:      # another open file: another holder
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        started = time.monotonic()
+        with pytest.raises(RunError) as info:
+            open_tensorboard(root, timeout=0.5)
+        assert time.monotonic() - started >= 0.5
+    assert info.value.key == "tensorboard.err.busy"
+    assert running_tensorboard() is None and _boards(root.resolve()) == []
+    assert not (root / STATE_NAME).exists()
 
 
 # A server process: imports, says "ready", waits for "go" (the barrier), opens TensorBoard,
@@ -198,12 +220,14 @@ def test_servers_opening_at_once_share_one_tensorboard_that_ends_with_the_last(
         assert (pid, url) == (pid_b, url_b)                      # both got the same one
         assert sorted(reused for _, _, reused in got.values()) == [False, True]
         assert _boards(root.resolve()) == [pid]                  # and only one runs
-        assert fetch_json(f"{url}/data/logdir") == {"logdir": str(root.resolve())}
+        assert fetch_json(f"{url}/data/logdir", timeout=ANSWER_S) == \
+            {"logdir": str(root.resolve())}
         starter = next(name for name, (_, _, reused) in got.items() if not reused)
         other = "b" if starter == "a" else "a"
         servers[starter].send("exit")                            # its starter leaves
         assert servers[starter].proc.wait(timeout=60) == 0
-        assert not _gone(pid) and fetch_json(f"{url}/data/logdir") is not None
+        assert not _gone(pid) and fetch_json(f"{url}/data/logdir", timeout=ANSWER_S) == \
+            {"logdir": str(root.resolve())}
         servers[other].proc.send_signal(signal.SIGKILL)          # the last user dies
         servers[other].proc.wait(timeout=30)
         wait_until(lambda: _gone(pid), timeout=30)

@@ -323,9 +323,10 @@ def main(argv: list[str]) -> None:
     board.configure(argv=["tensorboard", *argv[2:]])
     url = board.launch().rstrip("/")
     print(f"TensorBoard {url} for {folder}", flush=True)
-    atomic_write_json(folder / f"{READY_PREFIX}{os.getpid()}.json",
-                      {"url": url, "port": urlsplit(url).port})
+    ready = folder / f"{READY_PREFIX}{os.getpid()}.json"
+    atomic_write_json(ready, {"url": url, "port": urlsplit(url).port})
     _watch(parent, folder)
+    ready.unlink(missing_ok=True)                      # when its starter died first
     os._exit(0)
 
 
