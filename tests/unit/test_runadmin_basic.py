@@ -15,7 +15,7 @@ from tfcore.jsonio import read_json
 from tfcore.rundir.store import RunPaths, RunWriter
 from tfcore.runs.admin import delete_old_checkpoints, delete_run, list_runs, rename_run, set_tags
 from tfcore.runs.checkpoints import list_checkpoints
-from tfcore.runs.curves import group_curves, metric_names, run_curves, smooth
+from tfcore.runs.curves import group_curves, metric_names, run_curves
 
 
 @pytest.fixture(scope="module")
@@ -126,12 +126,3 @@ def test_curves_smoothing_and_seed_groups(pristine: Path) -> None:
     assert np.allclose(pair["mean"].to_numpy(), (a + b) / 2)
     assert np.allclose(pair["std"].to_numpy(), np.std(np.stack([a, b]), axis=0, ddof=1))
 
-
-def test_smoothing_is_tensorboards_debiased_ema() -> None:
-    values = np.array([1.0, 0.0, 0.0])
-    out = smooth(values, 0.5)
-    assert out[0] == 1.0
-    assert out[1] == pytest.approx((0.5 * 0.5 * 1 + 0) / 0.75)
-    assert np.allclose(smooth(values, 0.0), values)
-    with pytest.raises(ValueError):
-        smooth(values, 1.0)

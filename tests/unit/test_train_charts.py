@@ -1,4 +1,4 @@
-"""Live-panel data shaping: incremental buffer, debiased smoothing, min/max downsampling of
+"""Live-panel data shaping: incremental buffer, min/max downsampling of
 100,000 steps, y domains and the chart spec."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from ui.training.charts import (
     RAW_COLOR,
     SeriesBuffer,
     downsample,
-    ema,
     epoch_frame,
     line_chart,
     series_colors,
@@ -58,19 +57,6 @@ def test_buffer_reads_incrementally_and_downsamples_100k_steps(tmp_path) -> None
     assert frame["step"].max() == 100_000                  # the last point is kept
     epochs = epoch_frame(buffer, "acc", LABELS)
     assert len(epochs[epochs.series == "train"]) == 100
-
-
-def test_ema_matches_tensorboard_debiasing() -> None:
-    values = np.array([1.0, 2.0, 3.0])
-    smoothed = ema(values, 0.5)
-    # TensorBoard: last = w*last + (1-w)*v; shown = last / (1 - w**n)
-    assert np.allclose(smoothed, [1.0, 1.25 / 0.75, 2.125 / 0.875])
-    assert smoothed[0] == 1.0                              # debiased: starts at the value
-    steady = ema(np.full(50, 4.0), 0.99)
-    assert np.allclose(steady, 4.0)                        # no pull towards 0 at the start
-    gaps = ema(np.array([2.0, np.nan, 4.0]), 0.5)          # a missing value is skipped
-    assert gaps[0] == 2.0 and gaps[1] == 2.0 and np.isclose(gaps[2], (0.5 + 2.0) / 0.75)
-    assert ema(values, 0.0) is values
 
 
 def test_downsample_keeps_the_min_and_max_of_every_bucket() -> None:

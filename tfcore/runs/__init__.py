@@ -35,6 +35,7 @@ from tfcore.runs.restore import (
     run_request,
     variable_labels,
 )
+from tfcore.runs.smoothing import smooth
 from tfcore.runs.tensorboard import (
     TensorBoardInfo,
     open_tensorboard,
@@ -50,6 +51,6 @@ __all__ = [
     "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",
     "open_tensorboard", "predict_run", "remove_leftovers", "rename_run", "resolve_prefix",
     "restore_run", "restore_spec", "run_ckpt_prefix", "run_curves", "run_request",
-    "run_url", "running_tensorboard", "RunSummary", "set_tags", "stop_tensorboard",
+    "run_url", "running_tensorboard", "RunSummary", "set_tags", "smooth", "stop_tensorboard",
     "summarize", "TensorBoardInfo", "variable_labels", "variable_stats", "X_AXES",
 ]

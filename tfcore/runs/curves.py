@@ -14,6 +14,7 @@ import pandas as pd
 
 from tfcore.rundir import DIGESTS, RunStore, cached_file
 from tfcore.runs.admin import metrics_digest
+from tfcore.runs.smoothing import smooth
 
 X_AXES = ("step", "time")
 CURVE_COLUMNS = ["run", "split", "step", "time", "value", "smoothed"]
@@ -29,19 +30,6 @@ def metric_names(runs_root: Path | str, run_ids: Iterable[str]) -> list[str]:
         for key in digest.final:
             names[key.split("/", 1)[-1]] = None
     return sorted(names, key=lambda n: (n != "loss", n))
-
-
-def smooth(values: np.ndarray, weight: float) -> np.ndarray:
-    """TensorBoard's debiased exponential moving average (weight 0 = no smoothing)."""
-    if not 0 <= weight < 1:
-        raise ValueError(f"smoothing must be in [0, 1). Received: {weight}")
-    out = np.empty(len(values), dtype=np.float64)
-    last, debias = 0.0, 0.0
-    for index, value in enumerate(values):
-        last = last * weight + (1 - weight) * float(value)
-        debias = debias * weight + (1 - weight)
-        out[index] = last / debias if debias else value
-    return out
 
 
 _MEMO: dict[tuple, tuple[tuple, pd.DataFrame]] = {}     # arguments -> (records seen, frame)

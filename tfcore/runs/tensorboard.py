@@ -1,43 +1,60 @@
-"""The real TensorBoard for the runs folder, as a process this server manages (scenario T4).
+"""The real TensorBoard for a runs folder, one per folder for every server process that
+shows it (scenario T4).
 
-:func:`open_tensorboard` starts ``tensorboard --logdir <runs root> --host 127.0.0.1
---port <free port>`` once per server process and reuses it while it lives and answers; a
-request for another folder replaces it. The process is stopped when the server exits
-(``atexit``), and it also ends by itself when its parent dies, so a killed server leaves
-no TensorBoard behind. :func:`run_url` links to one run (TensorBoard's ``runFilter``).
+:func:`open_tensorboard` starts ``tensorboard --logdir <folder> --host 127.0.0.1 --port 0``
+or reuses the one that already reads that folder, whichever server process started it.
+The decision is made under a cross-process lock (``<folder>/.tensorboard.lock``,
+``fcntl.flock``) and recorded atomically in ``<folder>/.tensorboard.json``: the
+TensorBoard's process, port, URL and the servers that use it. TensorBoard binds its port
+itself (port 0) and reports it, so no other process can take the port between choosing
+and binding it. A request for another folder leaves the previous one.
 
-``python -m tfcore.runs.tensorboard PARENT_PID TENSORBOARD_ARGS...`` is that process: it
-watches its parent, then runs TensorBoard's own ``main``.
+TensorBoard lives while a server uses it: a server that exits takes itself off the list
+(``atexit``) and stops TensorBoard when it was the last; the TensorBoard process also
+watches the list and ends when every server on it has died, so a killed server leaves no
+TensorBoard behind. :func:`run_url` links to one run (TensorBoard's ``runFilter``).
+
+``python -m tfcore.runs.tensorboard PARENT_PID FOLDER TENSORBOARD_ARGS...`` is that
+process: it serves TensorBoard in a thread, reports its URL, then watches its users.
 """
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
-import socket
+import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import quote
+from typing import Iterator
+from urllib.parse import quote, urlsplit
 
 from tfcore.errors import RunError
+from tfcore.jsonio import atomic_write_json, read_json
 
 HOST = "127.0.0.1"
 START_TIMEOUT_S = 180.0
-_LOCK = threading.Lock()
-_CURRENT: dict = {}             # "proc", "info", "log" of the one managed TensorBoard
+RELEASE_TIMEOUT_S = 10.0        # a server leaving waits this long for the lock, then lets
+WATCH_S = 1.0                   # the TensorBoard's own watch (every WATCH_S) prune it
+LOCK_NAME, STATE_NAME, LOG_NAME = ".tensorboard.lock", ".tensorboard.json", ".tensorboard.log"
+READY_PREFIX = ".tensorboard-ready-"
+_LOCK = threading.Lock()        # this process's sessions
+_CURRENT: dict = {}             # "info", "token" of the TensorBoard this process uses; "proc"
+                                # when this process started it
 
 
 @dataclass(frozen=True)
 class TensorBoardInfo:
-    """A running TensorBoard: where it listens, its process and the folder it reads."""
+    """A running TensorBoard: where it listens, its process and the folder it reads;
+    ``reused``: it was already running when asked for."""
 
     url: str
     port: int
@@ -46,11 +63,30 @@ class TensorBoardInfo:
     reused: bool = False
 
 
-def free_port(host: str = HOST) -> int:
-    """A TCP port nobody listens on right now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
+def process_token(pid: int) -> str | None:
+    """``"pid:start time"`` of a live process (None when gone or a zombie), so a pid the
+    system has reused for another process does not count as the same process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:                                    # no /proc: trust kill(0)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass
+        return f"{pid}:"
+    fields = stat.rsplit(")", 1)[-1].split()
+    return None if fields[0] in ("Z", "X") else f"{pid}:{fields[19]}"
+
+
+def _alive(token: object) -> bool:
+    if not isinstance(token, str) or ":" not in token:
+        return False
+    pid = token.split(":", 1)[0]
+    return pid.isdigit() and process_token(int(pid)) == token
 
 
 def fetch_json(url: str, timeout: float = 2.0):
@@ -62,8 +98,10 @@ def fetch_json(url: str, timeout: float = 2.0):
         return None
 
 
-def _answers(info: TensorBoardInfo) -> bool:
-    return fetch_json(f"{info.url}/data/logdir") is not None
+def _answers(info: TensorBoardInfo, timeout: float = 2.0) -> bool:
+    """Whether the TensorBoard at ``info.url`` answers and reads ``info.logdir``."""
+    answer = fetch_json(f"{info.url}/data/logdir", timeout=timeout)
+    return isinstance(answer, dict) and answer.get("logdir") == str(info.logdir)
 
 
 def _log_tail(path: Path, lines: int = 5) -> str:
@@ -74,53 +112,114 @@ def _log_tail(path: Path, lines: int = 5) -> str:
     return " | ".join(text[-lines:])
 
 
+@contextmanager
+def _folder_lock(folder: Path, timeout: float) -> Iterator[None]:
+    """Hold ``<folder>/.tensorboard.lock`` (every process on this machine); RunError when
+    another process holds it longer than ``timeout`` seconds."""
+    with open(folder / LOCK_NAME, "a") as handle:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise RunError("Another server is still starting TensorBoard here.",
+                                   key="tensorboard.err.busy") from None
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _recorded(folder: Path) -> tuple[dict, TensorBoardInfo | None]:
+    """The folder's state file and the TensorBoard it names while that process lives."""
+    state = read_json(folder / STATE_NAME)
+    if not isinstance(state, dict) or state.get("logdir") != str(folder) \
+            or not _alive(state.get("token")):       # (a copied folder names another's)
+        return {}, None
+    try:
+        info = TensorBoardInfo(url=str(state["url"]), port=int(state["port"]),
+                               pid=int(state["pid"]), logdir=folder)
+    except (KeyError, TypeError, ValueError):
+        return {}, None
+    return state, info
+
+
 def running_tensorboard() -> TensorBoardInfo | None:
-    """The managed TensorBoard while its process lives, else None."""
-    proc = _CURRENT.get("proc")
-    if proc is None or proc.poll() is not None:
-        return None
-    return _CURRENT["info"]
+    """The TensorBoard this server uses while its process lives, else None."""
+    info = _CURRENT.get("info")
+    return info if info is not None and _alive(_CURRENT.get("token")) else None
 
 
 def open_tensorboard(logdir: Path | str, timeout: float = START_TIMEOUT_S) -> TensorBoardInfo:
-    """Start TensorBoard for ``logdir`` on 127.0.0.1 at a free port, or reuse the one this
-    server already runs for that folder; returns once it answers HTTP.
+    """Start TensorBoard for ``logdir`` on 127.0.0.1 at a free port, or reuse the one that
+    already reads that folder (started by this server or another); returns once it
+    answers HTTP.
 
     Raises:
-        RunError: the folder does not exist, or TensorBoard exited or did not answer
-            within ``timeout`` seconds (the message ends with its last log lines).
+        RunError: the folder does not exist, TensorBoard exited or did not answer within
+            ``timeout`` seconds (the message ends with its last log lines), or another
+            process kept the folder's lock that long.
     """
     folder = Path(logdir).resolve()
     if not folder.is_dir():
         raise RunError(f"No folder {folder.name!r} to show in TensorBoard.",
                        key="tensorboard.err.no_folder", params={"folder": folder.name})
+    me = process_token(os.getpid())
     with _LOCK:
-        running = running_tensorboard()
-        if running is not None and running.logdir == folder and _answers(running):
-            return replace(running, reused=True)
-        _stop_locked()
-        port = free_port()
-        with tempfile.NamedTemporaryFile(prefix="tflab-tensorboard-", suffix=".log",
-                                         delete=False) as sink:
-            log = Path(sink.name)
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "tfcore.runs.tensorboard", str(os.getpid()),
-                 "--logdir", str(folder), "--host", HOST, "--port", str(port),
-                 "--reload_interval", "5"],
-                stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-                env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
-        info = TensorBoardInfo(url=f"http://{HOST}:{port}", port=port, pid=proc.pid,
-                               logdir=folder)
-        _CURRENT.update(proc=proc, info=info, log=log)
-        deadline = time.monotonic() + timeout
-        while not _answers(info):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                tail = _log_tail(log)
-                _stop_locked()
-                raise RunError(f"TensorBoard did not start: {tail or 'no output'}",
-                               key="tensorboard.err.start", params={"log": tail or "-"})
-            time.sleep(0.2)
-        return info
+        current = _CURRENT.get("info")
+        if current is not None and current.logdir != folder:
+            _release_locked()
+        with _folder_lock(folder, timeout):
+            state, info = _recorded(folder)
+            proc = _CURRENT.get("proc")              # this process started it: reap it
+            own = proc if proc is not None and info is not None and proc.pid == info.pid \
+                else None
+            _CURRENT.clear()
+            if info is not None and _answers(info, timeout=10.0):
+                users = [u for u in state.get("users", []) if u != me and _alive(u)]
+                atomic_write_json(folder / STATE_NAME, {**state, "users": [*users, me]})
+                _CURRENT.update(info=info, token=state["token"], proc=own)
+                return replace(info, reused=True)
+            if info is not None:                   # alive but deaf: replace it
+                _end(state["token"], own)
+            proc, info = _start(folder, timeout)
+            token = process_token(proc.pid)
+            atomic_write_json(folder / STATE_NAME, {
+                "pid": info.pid, "token": token, "port": info.port, "url": info.url,
+                "logdir": str(folder), "users": [me]})
+            _CURRENT.update(info=info, token=token, proc=proc)
+            return info
+
+
+def _start(folder: Path, timeout: float) -> tuple[subprocess.Popen, TensorBoardInfo]:
+    """Launch the TensorBoard process and wait for its report and first answer."""
+    log = folder / LOG_NAME
+    with open(log, "w", encoding="utf-8") as sink:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tfcore.runs.tensorboard", str(os.getpid()), str(folder),
+             "--logdir", str(folder), "--host", HOST, "--port", "0",
+             "--reload_interval", "5"],
+            stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
+            start_new_session=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    ready = folder / f"{READY_PREFIX}{proc.pid}.json"
+    deadline = time.monotonic() + timeout
+    info = None
+    while info is None or not _answers(info):
+        if info is None and isinstance(report := read_json(ready), dict):
+            info = TensorBoardInfo(url=report["url"], port=int(report["port"]),
+                                   pid=proc.pid, logdir=folder)
+        if proc.poll() is not None or time.monotonic() > deadline:
+            tail = _log_tail(log)
+            _end(process_token(proc.pid), proc)
+            ready.unlink(missing_ok=True)
+            raise RunError(f"TensorBoard did not start: {tail or 'no output'}",
+                           key="tensorboard.err.start", params={"log": tail or "-"})
+        time.sleep(0.2)
+    ready.unlink(missing_ok=True)
+    return proc, info
 
 
 def run_url(info: TensorBoardInfo, run_dir: Path | str | None = None) -> str:
@@ -132,47 +231,103 @@ def run_url(info: TensorBoardInfo, run_dir: Path | str | None = None) -> str:
 
 
 def stop_tensorboard() -> bool:
-    """Stop the managed TensorBoard; True when one was running."""
+    """Stop using TensorBoard: it stops when no other live server uses it. True when this
+    server used one that was running."""
     with _LOCK:
-        return _stop_locked()
+        return _release_locked()
 
 
-def _stop_locked() -> bool:
-    proc, log = _CURRENT.pop("proc", None), _CURRENT.pop("log", None)
+def _release_locked() -> bool:
+    info, token, proc = (_CURRENT.get(k) for k in ("info", "token", "proc"))
     _CURRENT.clear()
-    if log is not None:
-        log.unlink(missing_ok=True)
-    if proc is None:
+    if info is None:
         return False
-    alive = proc.poll() is None
-    if alive:
-        proc.terminate()
+    was_alive = _alive(token)
+    me = process_token(os.getpid())
+    try:
+        with _folder_lock(info.logdir, RELEASE_TIMEOUT_S):
+            state = read_json(info.logdir / STATE_NAME)
+            if isinstance(state, dict) and state.get("token") == token:
+                users = [u for u in state.get("users", []) if u != me and _alive(u)]
+                if users:
+                    atomic_write_json(info.logdir / STATE_NAME, {**state, "users": users})
+                    return was_alive
+                (info.logdir / STATE_NAME).unlink(missing_ok=True)
+            _end(token, proc)
+            (info.logdir / LOG_NAME).unlink(missing_ok=True)
+    except (OSError, RunError):          # folder gone or lock busy: the watch prunes us
+        if proc is not None:
+            _end(token, proc)
+    return was_alive
+
+
+def _end(token: str | None, proc: subprocess.Popen | None) -> None:
+    """Terminate the TensorBoard process ``token`` and wait until it is gone."""
+    if not _alive(token):
+        if proc is not None:
+            proc.poll()                                # reap it
+        return
+    pid = int(str(token).split(":", 1)[0])
+    for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    return alive
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            if (proc is not None and proc.poll() is not None) or not _alive(token):
+                return
+            time.sleep(0.05)
 
 
 atexit.register(stop_tensorboard)
 
 
-def _watch_parent(parent: int) -> None:
-    """End this process when the server that started it is gone."""
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)
+def _watch(parent: int, folder: Path) -> None:
+    """End this TensorBoard when no server uses it: before the starter records it, when
+    the starter is gone; after, when every user listed in the state file has died or
+    another TensorBoard has replaced this one."""
+    me, recorded = process_token(os.getpid()), False
+    while True:
+        time.sleep(WATCH_S)
+        try:
+            with open(folder / LOCK_NAME, "a") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue                           # someone is joining or starting
+                state = read_json(folder / STATE_NAME)
+                if not isinstance(state, dict) or state.get("token") != me:
+                    if recorded or os.getppid() != parent:
+                        return
+                    continue
+                recorded = True
+                users = [u for u in state.get("users", []) if _alive(u)]
+                if not users:
+                    (folder / STATE_NAME).unlink(missing_ok=True)
+                    (folder / LOG_NAME).unlink(missing_ok=True)
+                    return
+                if users != state.get("users"):
+                    atomic_write_json(folder / STATE_NAME, {**state, "users": users})
+        except OSError:                                # the folder went away
+            return
 
 
 def main(argv: list[str]) -> None:
-    """``PARENT_PID ARGS...``: run TensorBoard with ARGS while the parent lives."""
-    parent = int(argv[0])
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    from tensorboard.main import run_main
+    """``PARENT_PID FOLDER ARGS...``: serve TensorBoard with ARGS while a server uses it."""
+    parent, folder = int(argv[0]), Path(argv[1])
+    from tensorboard import default, main_lib, program
 
-    sys.argv = ["tensorboard", *argv[1:]]
-    run_main()
+    main_lib.global_init()
+    board = program.TensorBoard(plugins=default.get_plugins())
+    board.configure(argv=["tensorboard", *argv[2:]])
+    url = board.launch().rstrip("/")
+    print(f"TensorBoard {url} for {folder}", flush=True)
+    ready = folder / f"{READY_PREFIX}{os.getpid()}.json"
+    atomic_write_json(ready, {"url": url, "port": urlsplit(url).port})
+    _watch(parent, folder)
+    ready.unlink(missing_ok=True)                      # when its starter died first
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The "Open in TensorBoard" button (scenario T4): starts the real TensorBoard for the
-runs folder on 127.0.0.1 (one per server, reused, stopped when the server exits) and
-links to it, filtered to one run."""
+runs folder on 127.0.0.1 (one per folder for every server process, reused, stopped when
+the last server using it exits) and links to it, filtered to one run."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ui.common import guarded, plain, t
 
 
 def _running(logdir: Path) -> TensorBoardInfo | None:
-    """The server's TensorBoard when it lives and reads ``logdir``."""
+    """The TensorBoard this server uses when it lives and reads ``logdir``."""
     info = running_tensorboard()
     return info if info is not None and info.logdir == logdir.resolve() else None
 

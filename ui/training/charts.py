@@ -1,8 +1,9 @@
 """Pure data shaping and altair charts for the live training panel.
 
 Series are kept as numpy-friendly column lists; every drawn series is smoothed on its
-full length, then decimated to at most ``MAX_POINTS`` by keeping each bucket's minimum and
-maximum (spikes survive), so 100,000 logged steps draw as fast as 1,000.
+full length (TensorBoard's smoothing, :func:`tfcore.runs.smooth`), then decimated to at
+most ``MAX_POINTS`` by keeping each bucket's minimum and maximum (spikes survive), so
+100,000 logged steps draw as fast as 1,000.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Iterable, Mapping
 import altair as alt
 import numpy as np
 import pandas as pd
+
+from tfcore.runs import smooth
 
 MAX_POINTS = 2000
 SKIP = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
@@ -65,26 +68,6 @@ class SeriesBuffer:
         return np.asarray(self.columns.get(split, {}).get(name, []), dtype=float)
 
 
-def ema(values: np.ndarray, weight: float) -> np.ndarray:
-    """TensorBoard's smoothing: ``last = weight * last + (1 - weight) * v`` over the finite
-    values, shown debiased as ``last / (1 - weight ** n)`` (n = finite values so far), so
-    the curve starts at the first value instead of near zero. A non-finite value is
-    skipped and shows the previous smoothed value (NaN before the first finite one)."""
-    values = np.asarray(values, dtype=float)
-    if weight <= 0 or len(values) == 0:
-        return values
-    from scipy.signal import lfilter
-
-    finite = np.isfinite(values)
-    smoothed = np.full(len(values), np.nan)
-    clean = values[finite]
-    if len(clean):
-        last = lfilter([1 - weight], [1, -weight], clean)
-        smoothed[finite] = last / (1 - weight ** np.arange(1, len(clean) + 1))
-    seen = np.maximum.accumulate(np.where(finite, np.arange(len(values)), -1))
-    return np.where(seen >= 0, smoothed[np.maximum(seen, 0)], np.nan)
-
-
 def downsample(x: np.ndarray, y: np.ndarray,
                max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
     """At most ``max_points`` of (x, y), in order: the first and last point and, in each of
@@ -118,7 +101,7 @@ def step_frame(buffer: SeriesBuffer, name: str, smoothing: float,
     if len(values):
         series = [("train", values)]
         if smoothing > 0:
-            series.append(("smoothed", ema(values, smoothing)))
+            series.append(("smoothed", smooth(values, smoothing)))
         for key, ys in series:
             xs, yv = downsample(steps, ys)
             frames.append(pd.DataFrame({"step": xs, "value": yv, "series": labels[key]}))
