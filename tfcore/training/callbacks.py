@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tfcore.rundir import RUNNING, STOPPING, RunPaths, RunWriter
+from tfcore.training.losses import bound_rates
 from tfcore.training.recorder import RecordBuffer, TBScalars, compact, finite
 
 STOP_REQUEST, STOP_NAN = "request", "nan"
@@ -79,7 +80,8 @@ class Listener:
 
 
 class Listeners(Listener):
-    """Dispatch each event to every listener, in order."""
+    """Dispatch each event to every listener, in order; every listener hears rates inside
+    [0, 1] (:func:`tfcore.training.losses.bound_rates`)."""
 
     def __init__(self, items: Sequence[Listener]) -> None:
         self.items = list(items)
@@ -94,13 +96,13 @@ class Listeners(Listener):
             item.on_train_start(state)
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
-        state.last_logs = dict(logs)
+        logs = state.last_logs = bound_rates(logs)
         for item in self.items:
             item.on_batch_end(state, logs)
 
     def on_epoch_end(self, state: TrainState, val_logs: Mapping[str, float] | None) -> None:
         if val_logs:
-            state.last_val = dict(val_logs)
+            val_logs = state.last_val = bound_rates(val_logs)
         for item in self.items:
             item.on_epoch_end(state, val_logs)
 
@@ -198,7 +200,7 @@ class MetricsLogger(Listener):
         self.flush(state)
 
     def log_test(self, state: TrainState, logs: Mapping[str, float]) -> None:
-        self._add(state, "test", logs)
+        self._add(state, "test", bound_rates(logs))
         self.flush(state)
 
     def on_train_end(self, state: TrainState, outcome: str) -> None:
