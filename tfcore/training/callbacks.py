@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tfcore.rundir import RUNNING, STOPPING, RunPaths, RunWriter
+from tfcore.training.losses import bound_rates
 from tfcore.training.recorder import RecordBuffer, TBScalars, compact, finite
 
 STOP_REQUEST, STOP_NAN = "request", "nan"
@@ -79,7 +80,8 @@ class Listener:
 
 
 class Listeners(Listener):
-    """Dispatch each event to every listener, in order."""
+    """Dispatch each event to every listener, in order; every listener hears rates inside
+    [0, 1] (:func:`tfcore.training.losses.bound_rates`)."""
 
     def __init__(self, items: Sequence[Listener]) -> None:
         self.items = list(items)
@@ -94,13 +96,13 @@ class Listeners(Listener):
             item.on_train_start(state)
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
-        state.last_logs = dict(logs)
+        logs = state.last_logs = bound_rates(logs)
         for item in self.items:
             item.on_batch_end(state, logs)
 
     def on_epoch_end(self, state: TrainState, val_logs: Mapping[str, float] | None) -> None:
         if val_logs:
-            state.last_val = dict(val_logs)
+            val_logs = state.last_val = bound_rates(val_logs)
         for item in self.items:
             item.on_epoch_end(state, val_logs)
 
@@ -198,7 +200,7 @@ class MetricsLogger(Listener):
         self.flush(state)
 
     def log_test(self, state: TrainState, logs: Mapping[str, float]) -> None:
-        self._add(state, "test", logs)
+        self._add(state, "test", bound_rates(logs))
         self.flush(state)
 
     def on_train_end(self, state: TrainState, outcome: str) -> None:
@@ -236,23 +238,53 @@ class CheckpointSaver(Listener):
             self.save(state)
 
 
+class SteadyRate:
+    """Time left from the steady speed, or None until that speed is known.
+
+    The first step of an attempt traces and builds the graph (seconds, where a later step
+    takes milliseconds), so the clock starts when it ends; steps reported together with it
+    (one multi-step call, within :attr:`BURST` s) are part of that warm-up too. An estimate
+    needs :attr:`MIN_STEPS` steps and :attr:`MIN_SECONDS` s after the warm-up; it is the
+    steps left times the mean time of a step since then (validation included).
+    """
+
+    MIN_STEPS = 3
+    MIN_SECONDS = 1.0
+    BURST = 0.005
+
+    def __init__(self) -> None:
+        self.mark: tuple[float, int] | None = None     # (clock, step) at the warm-up's end
+
+    def observe(self, step: int, now: float) -> None:
+        """Note that ``step`` finished at ``now``."""
+        if self.mark is None or now - self.mark[0] < self.BURST:
+            self.mark = (self.mark[0] if self.mark else now, step)
+
+    def eta(self, step: int, total_steps: int, now: float) -> float | None:
+        """Seconds left to ``total_steps``, or None while the steady speed is unknown."""
+        if self.mark is None:
+            return None
+        steps, spent = step - self.mark[1], now - self.mark[0]
+        if steps < self.MIN_STEPS or spent < self.MIN_SECONDS:
+            return None
+        return max(0, total_steps - step) * spent / steps
+
+
 class Heartbeat(Listener):
     """Refreshes ``status.json`` (step, epoch, speed, ETA) at most every ``interval`` s."""
 
     def __init__(self, writer: RunWriter, interval: float = 1.0) -> None:
         self.writer = writer
         self.interval = interval
+        self.steady = SteadyRate()
         self._last = 0.0
 
     def beat(self, train: TrainState, **extra: Any) -> None:
         state = train
-        rate = state.samples_per_sec
-        steps_left = max(0, state.total_steps - state.step)
-        step_rate = rate / max(1, state.batch_size)
-        eta = steps_left / step_rate if step_rate > 0 else None
+        eta = self.steady.eta(state.step, state.total_steps, time.time())
         self.writer.set_status(step=state.step, epoch=state.epoch,
                                total_steps=state.total_steps, epochs=state.epochs_total,
-                               samples_per_sec=round(rate, 2),
+                               samples_per_sec=round(state.samples_per_sec, 2),
                                eta_seconds=round(eta, 1) if eta is not None else None,
                                elapsed=round(state.elapsed, 2), last=finite(state.last_logs),
                                last_val=finite(state.last_val), **extra)
@@ -262,6 +294,7 @@ class Heartbeat(Listener):
         self.beat(state)
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
+        self.steady.observe(state.step, time.time())
         if state.stop_reason == STOP_REQUEST and self.writer.status.state == RUNNING:
             self.beat(state, state=STOPPING)
         elif time.time() - self._last >= self.interval:

@@ -52,45 +52,70 @@ def compile_for_fit(model: Any, optimizer: Any, config: TrainConfig,
                   jit_compile=False, steps_per_execution=steps_per_execution)
 
 
+def report_batch_values(model: Any, sample: tuple[Any, Any]) -> None:
+    """Make ``model.train_step`` return each batch's own loss and metric values instead of
+    Keras' running means of the epoch so far (call it in the strategy's scope).
+
+    Before a step the metrics' state (``model.metrics_variables``) is set aside and reset,
+    so the step's logs are Keras' own ``result()`` of this batch alone (an accuracy is hits
+    / examples, never above 1); after it the set-aside state is added back, so the running
+    means Keras keeps for the epoch end are what they would have been (the state of every
+    Mean, Sum and confusion-matrix metric adds up). Recovering a step's value from two
+    running means instead, ``(mean_n·seen_n − mean_n−1·seen_n−1) / batch``, multiplies each
+    float32 mean's rounding by ``seen / batch``: a batch that was all right read 1.000003.
+
+    The compiled metrics are built first, from ``sample`` (a batch ``(x, y)``), as Keras
+    builds them under a distribution strategy: otherwise they would be built while the step
+    is traced, after the state was set aside, and their running means would leak through.
+    """
+    import tensorflow as tf
+
+    if not all(getattr(m, "built", True) for m in model.metrics):
+        model._symbolic_build(data_batch=tuple(tf.convert_to_tensor(a) for a in sample))
+    if getattr(model, "_tflab_batch_values", False):
+        return
+    original = model.train_step
+
+    def train_step(data: Any) -> Any:
+        variables = list(model.metrics_variables)
+        before = [tf.identity(v.value) for v in variables]
+        model.reset_metrics()
+        logs = tf.nest.map_structure(tf.identity, original(data))   # read before restoring
+        for variable, value in zip(variables, before):
+            variable.assign_add(value)
+        return logs
+
+    model.train_step = train_step
+    model._tflab_batch_values = True
+
+
 class StepRecorder:
     """Per-step loss and metric values of ``fit`` with ``steps_per_execution > 1``.
 
-    Wraps the model's ``train_step``: after each step, the running means Keras returns
-    become that step's values (``(mean·seen_after − previous mean·seen_before) / batch``)
-    in a ring of device variables that the host reads once per execution. The variables
-    belong to this object, not the model, so checkpoints do not see them.
+    Wraps the model's ``train_step`` (already reporting batch values, see
+    :func:`report_batch_values`): after each step its values go into a ring of device
+    variables that the host reads once per execution. The variables belong to this object,
+    not the model, so checkpoints do not see them.
     """
 
     def __init__(self, model: Any, names: tuple[str, ...], capacity: int) -> None:
         import tensorflow as tf
 
-        self.tf, self.names, self.capacity = tf, names, capacity
+        self.names, self.capacity = names, capacity
         self.rows = tf.Variable(tf.zeros([capacity, len(names)], tf.float32), trainable=False)
-        self.prev = tf.Variable(tf.zeros([len(names)], tf.float64), trainable=False)
-        self.seen = tf.Variable(tf.constant(0.0, tf.float64), trainable=False)
         self.count = tf.Variable(tf.constant(0, tf.int64), trainable=False)
         self.read = 0
         original = model.train_step
 
         def train_step(data: Any) -> Any:
             logs = original(data)
-            size = tf.cast(tf.shape(tf.nest.flatten(data)[0])[0], tf.float64)
-            means = tf.stack([tf.cast(logs[n], tf.float64) for n in names])
-            seen = self.seen.read_value()
-            values = (means * (seen + size) - self.prev.read_value() * seen) / size
+            values = tf.stack([tf.cast(logs[n], tf.float32) for n in names])
             row = tf.cast(self.count.read_value() % capacity, tf.int32)
-            self.rows.scatter_nd_update([[row]], tf.cast(values, tf.float32)[None])
-            self.prev.assign(means)
-            self.seen.assign(seen + size)
+            self.rows.scatter_nd_update([[row]], values[None])
             self.count.assign_add(1)
             return logs
 
         model.train_step = train_step
-
-    def reset(self) -> None:
-        """Keras resets its running means at the start of every fit call; so do we."""
-        self.prev.assign(self.tf.zeros_like(self.prev))
-        self.seen.assign(0.0)
 
     def take(self) -> list[dict]:
         """The values of the steps finished since the last call, oldest first."""
@@ -111,34 +136,22 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
     import tensorflow as tf
 
     spe_exec = fit_steps_per_execution(config, strategy.num_replicas_in_sync)
+    bs = config.batch_size
     with strategy.scope():
         compile_for_fit(model, optimizer, config, spe_exec)
+        report_batch_values(model, (data.x_train[:bs], data.y_train[:bs]))
     names = ("loss",) + tuple(config.metrics)
     recorder = StepRecorder(model, names, spe_exec) if spe_exec > 1 else None
     pacer = Pacer(config.steps_per_second, listeners, state)
 
     class Bridge(keras.callbacks.Callback):
-        """Turns Keras' running epoch means (or the recorder's rows) into per-step values
-        and listener events."""
+        """Turns each step's values (Keras' logs, or the recorder's rows) into listener
+        events."""
 
         def __init__(self, sizes: np.ndarray) -> None:
             super().__init__()
             self.sizes = sizes
-            self.prev = {n: 0.0 for n in names}
-            self.seen = 0
             self.index = 0
-
-        def _from_means(self, logs: Any) -> dict:
-            size = int(self.sizes[min(self.index, len(self.sizes) - 1)])
-            total = self.seen + size
-            values = {}
-            for n in names:
-                if n in logs:
-                    mean = float(logs[n])
-                    values[n] = (mean * total - self.prev[n] * self.seen) / size
-                    self.prev[n] = mean
-            self.seen = total
-            return values
 
         def _step(self, values: dict) -> None:
             size = int(self.sizes[min(self.index, len(self.sizes) - 1)])
@@ -160,16 +173,15 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
                 for values in recorder.take():
                     self._step(values)
             else:
-                self._step(self._from_means(logs or {}))
+                logs = logs or {}
+                self._step({n: float(logs[n]) for n in names if n in logs})
             if state.should_stop:
                 self.model.stop_training = True
 
-    bs = config.batch_size
     while state.step < state.total_steps and not state.should_stop:
         _, idx = fit_chunk(state, config, data.n_train)
         if recorder is not None:        # checkpoints must see the model of their step
             idx = idx[:_steps_to_checkpoint(state, config) * bs]
-            recorder.reset()
         state.epoch = state.step // state.steps_per_epoch + 1
         sizes = np.array([len(idx[i:i + bs]) for i in range(0, len(idx), bs)])
         ds = (tf.data.Dataset.from_tensor_slices((data.x_train[idx], data.y_train[idx]))

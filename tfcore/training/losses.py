@@ -7,6 +7,7 @@ the text of the very call :meth:`LossDef.make` makes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -87,11 +88,12 @@ def make_loss(name: str, per_example: bool = False) -> Any:
 # ---------------------------------------------------------------- metrics
 @dataclass(frozen=True)
 class MetricDef:
-    """A metric: ``keras.metrics.<keras_class>`` (fit loop) and a per-batch sum (custom
-    loop)."""
+    """A metric: ``keras.metrics.<keras_class>`` (fit loop), a per-batch sum (custom
+    loop) and whether it is a rate (a fraction of examples, always in [0, 1])."""
 
     keras_class: str
     batch_sum: Callable[[Any, Any, Any], Any]  # (tf, y_true, y_pred) -> scalar sum
+    rate: bool = False
 
     def make(self, keras: Any, name: str) -> Any:
         return getattr(keras.metrics, self.keras_class)(name=name)
@@ -118,11 +120,25 @@ def _mse_sum(tf: Any, y: Any, p: Any) -> Any:
 
 
 METRICS: Mapping[str, MetricDef] = MappingProxyType({
-    "sparse_categorical_accuracy": MetricDef("SparseCategoricalAccuracy", _sparse_acc_sum),
-    "binary_accuracy": MetricDef("BinaryAccuracy", _binary_acc_sum),
+    "sparse_categorical_accuracy": MetricDef("SparseCategoricalAccuracy", _sparse_acc_sum,
+                                             rate=True),
+    "binary_accuracy": MetricDef("BinaryAccuracy", _binary_acc_sum, rate=True),
     "mae": MetricDef("MeanAbsoluteError", _mae_sum),
     "mse": MetricDef("MeanSquaredError", _mse_sum),
 })
+
+
+def is_rate(name: str) -> bool:
+    """Whether the metric ``name`` is a rate of the registry (accuracy-type: in [0, 1])."""
+    spec = METRICS.get(name)
+    return spec is not None and spec.rate
+
+
+def bound_rates(logs: Mapping[str, float]) -> dict:
+    """``logs`` with every rate held inside [0, 1]: the last guard where values are
+    recorded (the loops compute rates exactly; NaN stays NaN)."""
+    return {k: (min(1.0, max(0.0, float(v))) if is_rate(k) and not math.isnan(v) else v)
+            for k, v in logs.items()}
 
 
 def make_metrics(names: tuple[str, ...]) -> list[Any]:

@@ -58,6 +58,8 @@ def _buffer(run_id: str) -> SeriesBuffer:
 
 
 def _eta(seconds: float | None) -> str:
+    """``h:mm:ss``, or a dash while the worker has no steady speed to estimate from
+    (``tfcore.training.callbacks.SteadyRate``)."""
     if seconds is None:
         return "-"
     seconds = int(seconds)
@@ -73,7 +75,8 @@ def _status_line(record: RunRecord) -> None:
     cols[2].metric(t("train.epoch"), f"{status.epoch} / {extra.get('epochs') or '-'}")
     cols[3].metric(t("train.speed"), f"{float(extra.get('samples_per_sec') or 0):,.0f}")
     active = status.state in ACTIVE_STATES
-    cols[4].metric(t("train.eta"), _eta(extra.get("eta_seconds") if active else None))
+    cols[4].metric(t("train.eta"), _eta(extra.get("eta_seconds") if active else None),
+                   help=t("train.eta_help"))
     if total:
         st.progress(min(1.0, status.step / total),
                     text=t("train.progress", pct=100 * status.step / total, step=status.step,
