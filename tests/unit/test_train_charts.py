@@ -84,6 +84,8 @@ def test_downsample_keeps_the_min_and_max_of_every_bucket() -> None:
 def test_y_domain_fits_the_data_and_fractions_fill_zero_to_one() -> None:
     assert y_domain("sparse_categorical_accuracy", np.array([0.42, 0.97])) == [0.0, 1.0]
     assert y_domain("accuracy", np.array([0.2, 1.0 + 2e-16])) == [0.0, 1.0]     # rounding
+    assert y_domain("accuracy", np.array([0.2, 1.000003])) == [0.0, 1.0]     # an old run
+    assert y_domain("accuracy", np.array([0.2, 1.5])) != [0.0, 1.0]     # not a rate after all
     assert y_domain("loss", np.array([0.2, 2.2])) == pytest.approx([0.1, 2.3])
     assert y_domain("loss", np.array([0.01, 2.01])) == pytest.approx([0.0, 2.11])  # not < 0
     assert y_domain("mse", np.array([-1.0, 1.0])) == pytest.approx([-1.1, 1.1])
