@@ -75,6 +75,10 @@ def build_request(args: argparse.Namespace) -> dict:
         training["loss"] = args.loss
     if args.metrics is not None:
         training["metrics"] = [m for m in args.metrics.split(",") if m]
+    from tfcore.model import from_dict
+    from tfcore.training import check_spec_fits
+
+    check_spec_fits(from_dict(spec), info, training["loss"])   # the worker's refusal, now
     request = {"spec": spec, "dataset": dataset, "training": training, "device": device}
     if device.get("kind") == "cluster":
         request["cluster"] = _cluster(args)

@@ -37,6 +37,14 @@ from tfcore.training.devices import (
     apply_device_config,
 )
 from tfcore.training.evaluate import evaluate_split
+from tfcore.training.fits import (
+    FitProblem,
+    ModelShapes,
+    check_spec_fits,
+    fit_problems,
+    spec_shapes,
+)
+from tfcore.training.request import RunRequest
 from tfcore.training.tape_code import tape_loop_code
 
 
@@ -52,5 +60,6 @@ __all__ = [
     "SHARD_POLICY", "worker_main",
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
-    "tape_loop_code", "TrainConfig",
+    "tape_loop_code", "TrainConfig", "check_spec_fits", "fit_problems", "FitProblem",
+    "ModelShapes", "RunRequest", "spec_shapes",
 ]
