@@ -80,3 +80,13 @@ def test_a_deferred_model_is_left_to_keras() -> None:
     info = load_dataset(DatasetRequest(name="circles")).info
     assert [p.key for p in fit_problems(spec_shapes(spec), info, SPARSE)
             if p.key == INPUT_SHAPE] == []
+
+
+def test_the_command_line_refuses_before_a_run_exists(tmp_path, capsys) -> None:
+    from tfcore.cli import main
+
+    code = main(["train", "--preset", "mlp", "--dataset", "circles", "--steps", "1",
+                 "--runs-root", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "expects inputs of shape (28, 28, 1)" in err and "(2,)" in err
+    assert not [p for p in tmp_path.iterdir() if not p.name.startswith(".")]

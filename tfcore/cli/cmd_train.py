@@ -75,10 +75,6 @@ def build_request(args: argparse.Namespace) -> dict:
         training["loss"] = args.loss
     if args.metrics is not None:
         training["metrics"] = [m for m in args.metrics.split(",") if m]
-    from tfcore.model import from_dict
-    from tfcore.training import check_spec_fits
-
-    check_spec_fits(from_dict(spec), info, training["loss"])   # the worker's refusal, now
     request = {"spec": spec, "dataset": dataset, "training": training, "device": device}
     if device.get("kind") == "cluster":
         request["cluster"] = _cluster(args)
@@ -195,7 +191,11 @@ def _train(args: argparse.Namespace) -> int:
     if args.resume:
         run_id = jobs.resume_run(runs_root, args.resume)
     else:
-        run_id = jobs.start_run(runs_root, build_request(args))
+        from tfcore.training import check_request_fits
+
+        request = build_request(args)
+        check_request_fits(request)         # the worker's refusal, before a run exists
+        run_id = jobs.start_run(runs_root, request)
     _print_join_commands(runs_root, run_id)
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)

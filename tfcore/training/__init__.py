@@ -40,6 +40,7 @@ from tfcore.training.evaluate import evaluate_split
 from tfcore.training.fits import (
     FitProblem,
     ModelShapes,
+    check_request_fits,
     check_spec_fits,
     fit_problems,
     spec_shapes,
@@ -60,6 +61,6 @@ __all__ = [
     "SHARD_POLICY", "worker_main",
     "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
-    "tape_loop_code", "TrainConfig", "check_spec_fits", "fit_problems", "FitProblem",
+    "tape_loop_code", "TrainConfig", "check_request_fits", "check_spec_fits", "fit_problems", "FitProblem",
     "ModelShapes", "RunRequest", "spec_shapes",
 ]

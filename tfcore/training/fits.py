@@ -9,7 +9,7 @@ command line ask with the spec (no TensorFlow call); the worker asks with the bu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping
 
 from tfcore.errors import RunError
 from tfcore.training.config import shapes_fit
@@ -110,3 +110,14 @@ def check_model_fits(model: Any, info: Any, loss: str | None) -> None:
 def check_spec_fits(spec: Any, info: Any, loss: str | None) -> None:
     """The command line's refusal: :func:`check_fits` with a spec's shapes."""
     check_fits(spec_shapes(spec), info, loss)
+
+
+def check_request_fits(request: Mapping[str, Any]) -> None:
+    """The command line's refusal: :func:`check_fits` for a run request (the ``run.json``
+    body), with its spec's shapes, its dataset's description and its loss."""
+    from tfcore.data import load_dataset
+    from tfcore.training.request import RunRequest
+
+    checked = RunRequest.from_dict(request)
+    info = load_dataset(checked.dataset).info          # cached per request
+    check_spec_fits(checked.model_spec(), info, checked.train_config().loss)
