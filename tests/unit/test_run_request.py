@@ -51,11 +51,26 @@ def test_an_old_run_json_is_read_with_defaults_and_unknown_keys_ignored() -> Non
     assert RunRequest.from_dict(body) == request
 
 
+def test_sparse_sections_are_written_back_as_they_came() -> None:
+    """A section the caller gave sparse stays sparse in run.json (the layout and the
+    content the job manager has always written); a replaced one is written complete."""
+    from dataclasses import replace
+
+    body = {"spec": tiny_spec(), "dataset": {"name": "digits8"}, "device": {"kind": "cpu"},
+            "training": {"seed": 3}}
+    request = RunRequest.from_dict(body)
+    assert request.to_dict() == body
+    assert request.device == DeviceConfig() and request.dataset == DatasetRequest("digits8")
+    moved = replace(request, device=DeviceConfig(kind="mirrored", logical_devices=2))
+    assert moved.to_dict()["device"] == moved.device.to_dict()
+    assert moved.to_dict()["dataset"] == {"name": "digits8"}
+
+
 def test_the_old_cluster_layout_inside_the_device_is_moved() -> None:
     body = {"spec": tiny_spec(), "device": {"kind": "cluster", "cluster": {"workers": 3}}}
     request = RunRequest.from_dict(body)
     assert request.is_cluster and request.cluster == ClusterConfig.from_dict({"workers": 3})
-    assert "cluster" not in request.to_dict()["device"]
+    assert request.to_dict()["device"] == {"kind": "cluster"}
     assert request.to_dict()["cluster"] == request.cluster.to_dict()
 
 

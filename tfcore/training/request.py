@@ -61,6 +61,9 @@ class RunRequest:
     initial_weights: str | None = None          # workspace-relative .weights.h5
     custom_code: Mapping[str, str] | None = None
     resume_of: Any = None                       # what a continued run came from (as written)
+    # the dataset and device sections as run.json has them (a sparse one stays sparse)
+    written: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY,
+                                                     repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> "RunRequest":
@@ -83,24 +86,32 @@ class RunRequest:
             raise RunError("run.json: 'custom_code' must map file names to sources.",
                            key="train.err.request_object", params={"field": "custom_code"})
         dataset = _section(data, "dataset")
+        written = {k: _section(data, k) for k in ("dataset", "device") if data.get(k)}
         return cls(spec=spec,
                    dataset=DatasetRequest.from_dict(dict(dataset or {"name": DEFAULT_DATASET})),
                    training=_section(data, "training"), device=device, cluster=cluster,
                    name=_text(data, "name"), initial_weights=_text(data, "initial_weights"),
                    custom_code=MappingProxyType(dict(code)) if code else None,
-                   resume_of=data.get("resume_of"))
+                   resume_of=data.get("resume_of"), written=MappingProxyType(written))
 
     def to_dict(self) -> dict:
         """The ``run.json`` body (without ``created`` and ``versions``, which the job
         manager adds); optional fields that are not set are left out."""
-        body: dict[str, Any] = {"spec": dict(self.spec), "dataset": self.dataset.to_dict(),
-                                "training": dict(self.training),
-                                "device": self.device.to_dict()}
+        body: dict[str, Any] = {
+            "spec": dict(self.spec),
+            "dataset": self._as_written("dataset", self.dataset, DatasetRequest.from_dict),
+            "training": dict(self.training),
+            "device": self._as_written("device", self.device, DeviceConfig.from_dict)}
         optional = {"cluster": self.cluster.to_dict() if self.cluster else None,
                     "name": self.name, "initial_weights": self.initial_weights,
                     "custom_code": dict(self.custom_code) if self.custom_code else None,
                     "resume_of": self.resume_of}
         return body | {k: v for k, v in optional.items() if v is not None}
+
+    def _as_written(self, name: str, value: Any, parse: Any) -> dict:
+        """A section as run.json had it while it still says the same, else complete."""
+        raw = self.written.get(name)
+        return dict(raw) if raw is not None and parse(dict(raw)) == value else value.to_dict()
 
     @property
     def is_cluster(self) -> bool:
