@@ -241,7 +241,7 @@ def test_the_worker_reports_its_phases_while_resuming(tmp_path) -> None:
 
     from tests.unit.fixtures_runs import make_run
     from tfcore.rundir import RunWriter
-    from tfcore.training.devices import DeviceConfig
+    from tfcore.training import RunRequest
     from tfcore.training.worker import train_run
 
     run_id = make_run(tmp_path, steps=12, ckpt_every=4)         # checkpoints 4, 8, 12
@@ -260,7 +260,7 @@ def test_the_worker_reports_its_phases_while_resuming(tmp_path) -> None:
             return super().set_status(**fields)
 
     writer = Recording(paths)
-    fields = train_run(paths, writer, request, DeviceConfig(), 1)
+    fields = train_run(paths, writer, RunRequest.from_dict(request), 1)
     assert fields["state"] == "finished" and fields["step"] == 16
     assert [p for p, _ in writer.phases] == ["loading_data", "building", "restoring",
                                              "training", "evaluating", "saving"]

@@ -162,12 +162,12 @@ def test_model_and_dataset_that_cannot_fit_are_refused_before_training() -> None
     from tfcore.errors import RunError
     from tfcore.model.build import build_model
     from tfcore.model.presets import get_preset
-    from tfcore.training.worker import _check_fits
+    from tfcore.training.fits import check_model_fits
 
     mlp = build_model(get_preset("mlp"))
     circles = load_dataset(DatasetRequest(name="circles")).info
     with pytest.raises(RunError) as info:
-        _check_fits(mlp, circles, "sparse_categorical_crossentropy")
+        check_model_fits(mlp, circles, "sparse_categorical_crossentropy")
     assert info.value.key == "train.err.input_shape" and "(2,)" in info.value.message
-    _check_fits(mlp, load_dataset(DatasetRequest(name="digits28")).info,
-                "sparse_categorical_crossentropy")     # the default pair fits
+    check_model_fits(mlp, load_dataset(DatasetRequest(name="digits28")).info,
+                     "sparse_categorical_crossentropy")     # the default pair fits

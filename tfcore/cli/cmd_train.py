@@ -204,7 +204,11 @@ def _train(args: argparse.Namespace) -> int:
     if args.resume:
         run_id = resume_run(runs_root, args.resume)
     else:
-        run_id = start_run(runs_root, build_request(args))
+        from tfcore.training import check_request_fits
+
+        request = build_request(args)
+        check_request_fits(request)         # the worker's refusal, before a run exists
+        run_id = start_run(runs_root, request)
     _print_join_commands(runs_root, run_id)
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)

@@ -49,6 +49,15 @@ from tfcore.training.jobs import (
     stop_run,
     wait_for,
 )
+from tfcore.training.fits import (
+    FitProblem,
+    ModelShapes,
+    check_request_fits,
+    check_spec_fits,
+    fit_problems,
+    spec_shapes,
+)
+from tfcore.training.request import RunRequest
 from tfcore.training.tape_code import tape_loop_code
 
 
@@ -68,4 +77,6 @@ __all__ = [
     # the job manager: start, stop, resume and re-attach worker processes
     "checkpoint_steps", "pid_alive", "prewarm", "reconcile", "resume_run", "start_run",
     "stop_run", "wait_for",
+    "check_request_fits", "check_spec_fits", "fit_problems", "FitProblem",
+    "ModelShapes", "RunRequest", "spec_shapes",
 ]

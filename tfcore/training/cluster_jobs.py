@@ -34,6 +34,7 @@ from tfcore.training.cluster import (
     worker_addresses,
 )
 from tfcore.training.cluster_sync import backup_step
+from tfcore.training.request import RunRequest, read_request
 
 Alive = Callable[[int | None], bool]
 
@@ -52,16 +53,16 @@ def cpu_slot(status_of_running: Sequence[dict], slots: int) -> tuple[int | None,
     return None, cpus
 
 
-def launch(paths: RunPaths, request: dict, cpus: Sequence[int], env: dict,
+def launch(paths: RunPaths, request: RunRequest, cpus: Sequence[int], env: dict,
            project_root: Path, attempt: int = 1) -> list[subprocess.Popen]:
     """Write the cluster file (fresh loopback ports) and start every local worker, each
     pinned to its share of ``cpus``; returns the processes, the chief first. With a hosts
     list only the chief starts here (the others join from their hosts)."""
-    config = ClusterConfig.from_dict(request.get("cluster"))
+    config = request.cluster or ClusterConfig()
     addresses = worker_addresses(config)
     cluster_file = paths.root / CLUSTER_FILE
-    atomic_write_json(cluster_file, cluster_file_body(paths.run_id, request, addresses,
-                                                      attempt))
+    atomic_write_json(cluster_file, cluster_file_body(paths.run_id, request.to_dict(),
+                                                      addresses, attempt))
     local = config.size if config.local else 1
     shares = cpu_shares(cpus, local)
     procs = []
@@ -136,8 +137,8 @@ def supervise(paths: RunPaths, status: dict, started: dict, alive: Alive,
         return "alive"
     _kill([pid for pid in pids.values() if alive(pid)])
     writer = RunWriter(paths)
-    request = read_json(paths.run_json, {}) or {}
-    config = ClusterConfig.from_dict(request.get("cluster"))
+    request = read_request(paths)
+    config = request.cluster if request is not None and request.cluster else ClusterConfig()
     restarts = int(status.get("restarts") or 0)
     if paths.stop_request.exists():
         paths.stop_request.unlink(missing_ok=True)

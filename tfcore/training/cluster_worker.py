@@ -50,7 +50,6 @@ def run(cluster_file: Path, index: int, run_dir: Path | None) -> int:
               file=sys.stderr)
         return 2
     os.environ["TF_CONFIG"] = json.dumps(tf_config(workers, index))
-    request = body["request"]
     chief = index == 0
     if chief and run_dir is None:
         print("error: worker 0 is the chief; the job manager starts it with the run "
@@ -97,8 +96,10 @@ def run(cluster_file: Path, index: int, run_dir: Path | None) -> int:
                               devices=[f"/job:worker/replica:0/task:{i}/device:CPU:0"
                                        for i in range(len(workers))])
         from tfcore.training.cluster_train import train_cluster
+        from tfcore.training.request import RunRequest
 
-        fields = train_cluster(paths, writer, request, strategy, scratch, listeners)
+        fields = train_cluster(paths, writer, RunRequest.from_dict(body["request"]), strategy,
+                               scratch, listeners)
         if chief:
             writer.set_status(**fields, wall_seconds=round(time.time() - started, 2),
                               ended=now_iso())

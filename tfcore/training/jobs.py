@@ -42,15 +42,10 @@ from tfcore.rundir import (
     RunWriter,
 )
 from tfcore.training import cluster_jobs
-from tfcore.training.cluster import (
-    ClusterConfig,
-    cluster_section_moved,
-    cpu_env,
-    is_cluster,
-    pin,
-)
+from tfcore.training.cluster import cpu_env, pin
 from tfcore.training.devices import DeviceConfig
 from tfcore.training.pool import POOL, PROJECT_ROOT, warm_enabled, worker_env
+from tfcore.training.request import RunRequest, read_request
 
 _children: dict[int, subprocess.Popen] = {}
 
@@ -132,23 +127,6 @@ def pid_alive(pid: int | None) -> bool:
         return True  # no /proc: trust kill(0)
 
 
-def _check_request(request: Mapping[str, Any]) -> None:
-    """Refuse a request that can never train, before anything is written."""
-    from tfcore.data import DatasetRequest
-    from tfcore.model import from_dict
-    from tfcore.training.config import TrainConfig
-    from tfcore.training.devices import DeviceConfig
-
-    if not isinstance(request.get("spec"), Mapping):
-        raise RunError("A run needs a model spec.", key="train.err.no_spec")
-    from_dict(request["spec"])
-    TrainConfig.from_dict(request.get("training"))
-    DeviceConfig.from_dict(request.get("device"))
-    if is_cluster(request):
-        ClusterConfig.from_dict(request.get("cluster"))
-    DatasetRequest.from_dict(request.get("dataset") or {"name": "digits28"})
-
-
 def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = None) -> str:
     """Create a run directory from ``request`` (the ``run.json`` body) and queue it;
     it starts at once when a worker slot is free.
@@ -159,13 +137,11 @@ def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = 
     from tfcore.tfenv import versions
 
     runs_root = Path(runs_root)
-    request = cluster_section_moved(request)
-    _check_request(request)
-    body = dict(request)
-    if is_cluster(body):                        # the complete, checked layout in run.json
-        body["cluster"] = ClusterConfig.from_dict(body.get("cluster")).to_dict()
-    body.setdefault("name", (request.get("spec") or {}).get("name") or "run")
-    body.setdefault("versions", versions().to_dict())
+    checked = RunRequest.from_dict(request)       # refuse what can never train, before
+    checked.check()                               # anything is written
+    body = checked.to_dict()                      # the complete, checked layout
+    body.setdefault("name", checked.spec.get("name") or "run")
+    body["versions"] = versions().to_dict()
     with _locked(runs_root):
         writer = RunWriter.create(runs_root, body, run_id)
         writer.set_status(queued_at=time.time())
@@ -173,23 +149,15 @@ def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = 
     return writer.paths.run_id
 
 
-def _run_device(paths: RunPaths) -> DeviceConfig | None:
-    try:
-        request = read_json(paths.run_json)
-        return DeviceConfig.from_dict((request or {}).get("device"))
-    except Exception:  # noqa: BLE001 - a bad request fails in its (cold) worker
-        return None
-
-
 def _launch(paths: RunPaths, running: list[dict] | None = None) -> int:
     """Start a queued run: hand it to a warm worker with its device settings, else
     start a cold worker (a cluster run: its worker processes). Status is written before
     the worker can write its own. With ``TFLAB_MAX_WORKERS > 1`` the run gets the first
     free CPU slot (affinity and thread limits; such runs start cold)."""
-    device = _run_device(paths)
+    request = read_request(paths)       # None: the (cold) worker reports what is wrong
+    device = request.device if request is not None else None
     slot, cpus = cluster_jobs.cpu_slot(running or [], max_workers())
-    request = read_json(paths.run_json, {}) or {}
-    if is_cluster(request):
+    if request is not None and request.is_cluster:
         return _launch_cluster(paths, request, slot, cpus)
     divided = slot is not None
     warm = POOL.take(device) if device is not None and warm_enabled() and not divided \
@@ -216,7 +184,7 @@ def _launch(paths: RunPaths, running: list[dict] | None = None) -> int:
     return proc.pid
 
 
-def _launch_cluster(paths: RunPaths, request: dict, slot: int | None, cpus: list[int],
+def _launch_cluster(paths: RunPaths, request: RunRequest, slot: int | None, cpus: list[int],
                     attempt: int = 1) -> int:
     """Start a cluster run's local worker processes (the chief's pid is the run's)."""
     RunWriter(paths).set_status(state=RUNNING, pid=None, queue_position=None,
@@ -235,7 +203,9 @@ def _supervise_cluster(record: Any, started: dict) -> str:
     status = dict(read_json(record.paths.status_json, {}) or {})
 
     def relaunch() -> None:
-        request = read_json(record.paths.run_json, {}) or {}
+        request = read_request(record.paths)
+        if request is None:                  # run.json went bad: the restarts run out
+            return
         cpus = started.get("cpu_set") or cluster_jobs.cpu_slot([], 1)[1]
         attempt = int(started.get("attempt") or 1) + 1
         procs = cluster_jobs.launch(record.paths, request, cpus, worker_env(), PROJECT_ROOT,
