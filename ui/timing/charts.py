@@ -29,41 +29,84 @@ def _label_color(modes: Sequence[str]) -> alt.Scale:
                      range=[MODE_COLORS.get(m, "#999999") for m in names])
 
 
+CHART_HEIGHT = 300
+AXIS = alt.Axis(grid=True, tickCount=6, labelFontSize=12, titleFontSize=12)
+
+
+def _title(key: str) -> alt.TitleParams:
+    """A chart title that starts at the left edge (a short one: it must fit a half-width
+    column at 1280 px)."""
+    return alt.TitleParams(t(key), anchor="start", fontSize=14)
+
+
 def step_time_chart(result: TimingResult) -> alt.Chart:
-    """Median step time per mode as bars, with the p10-p90 spread as a rule."""
-    rows = [{"mode": m.mode, "label": _mode_label(m.mode), "median": m.median_s * 1e3,
-             "p10": m.p10_s * 1e3, "p90": m.p90_s * 1e3} for m in result.modes if m.ok]
-    data = pd.DataFrame(rows)
-    x = alt.X("label:N", title=t("timing.chart.mode"), sort=None)
-    bars = alt.Chart(data).mark_bar().encode(
-        x=x, y=alt.Y("median:Q", title=t("timing.chart.median_ms")),
-        color=alt.Color("mode:N", scale=_color(data["mode"].tolist()), legend=None),
+    """Per mode, wall and CPU time side by side: the median as a bar, every repeat as a
+    point and the min-max range as a rule, on a ticked millisecond scale."""
+    clocks = {"wall": t("timing.chart.wall"), "cpu": t("timing.chart.cpu")}
+    rows, medians = [], []
+    for m in result.modes:
+        if not m.ok:
+            continue
+        for clock, times in (("wall", m.wall_times_s or m.times_s), ("cpu", m.cpu_times_s)):
+            if not times:
+                continue
+            ms = [v * 1e3 for v in times]
+            medians.append({"label": _mode_label(m.mode), "clock": clocks[clock],
+                            "median": float(pd.Series(ms).median()),
+                            "min": min(ms), "max": max(ms)})
+            rows += [{"label": _mode_label(m.mode), "clock": clocks[clock], "ms": v,
+                      "repeat": i + 1} for i, v in enumerate(ms)]
+    x = alt.X("label:N", title=t("timing.chart.mode"), sort=None, axis=alt.Axis(labelAngle=0))
+    offset = alt.XOffset("clock:N", sort=list(clocks.values()))
+    color = alt.Color("clock:N", title=t("timing.chart.clock"),
+                      scale=alt.Scale(domain=list(clocks.values()),
+                                      range=["#4c78a8", "#f58518"]),
+                      legend=alt.Legend(orient="top"))
+    y_title = t("timing.chart.step_ms")
+    base = alt.Chart(pd.DataFrame(medians)).encode(x=x, xOffset=offset, color=color)
+    bars = base.mark_bar(opacity=0.55).encode(
+        y=alt.Y("median:Q", title=y_title, axis=AXIS),
         tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("clock:N", title=t("timing.chart.clock")),
                  alt.Tooltip("median:Q", format=".3f", title=t("timing.chart.median_ms")),
-                 alt.Tooltip("p10:Q", format=".3f", title="p10"),
-                 alt.Tooltip("p90:Q", format=".3f", title="p90")])
-    spread = alt.Chart(data).mark_rule(strokeWidth=2, color="black").encode(
-        x=x, y="p10:Q", y2="p90:Q")
-    return (bars + spread).properties(height=280, title=t("timing.chart.title"))
+                 alt.Tooltip("min:Q", format=".3f", title=t("timing.chart.min_ms")),
+                 alt.Tooltip("max:Q", format=".3f", title=t("timing.chart.max_ms"))])
+    spread = base.mark_rule(strokeWidth=2, color="black").encode(y="min:Q", y2="max:Q")
+    points = alt.Chart(pd.DataFrame(rows)).mark_point(filled=True, size=28, opacity=0.8,
+                                                      color="black").encode(
+        x=x, xOffset=offset, y=alt.Y("ms:Q", title=y_title),
+        tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("clock:N", title=t("timing.chart.clock")),
+                 alt.Tooltip("repeat:Q", title=t("timing.chart.repeat")),
+                 alt.Tooltip("ms:Q", format=".3f", title=y_title)])
+    return (bars + spread + points).properties(height=CHART_HEIGHT,
+                                               title=_title("timing.chart.title"))
 
 
 def first_call_chart(result: TimingResult) -> alt.Chart:
-    """First call (tracing/compiling) next to one steady-state step, per mode."""
+    """First call (tracing/compiling) next to the median steady step, per mode, on a
+    logarithmic millisecond scale with labelled ticks (the two differ a thousandfold)."""
     rows = []
     for m in result.modes:
         if not m.ok:
             continue
         rows.append({"label": _mode_label(m.mode), "kind": t("timing.chart.first_call"),
-                     "ms": m.first_call_s * 1e3})
+                     "ms": max(m.first_call_s * 1e3, 1e-3)})
         rows.append({"label": _mode_label(m.mode), "kind": t("timing.chart.steady"),
-                     "ms": m.median_s * 1e3})
+                     "ms": max(m.median_s * 1e3, 1e-3)})
+    kinds = [t("timing.chart.first_call"), t("timing.chart.steady")]
     return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
-        x=alt.X("label:N", title=t("timing.chart.mode"), sort=None),
-        xOffset="kind:N",
-        y=alt.Y("ms:Q", title=t("timing.chart.ms"), scale=alt.Scale(type="symlog")),
-        color=alt.Color("kind:N", title=""),
-        tooltip=["label:N", "kind:N", alt.Tooltip("ms:Q", format=".2f")],
-    ).properties(height=240, title=t("timing.chart.first_title"))
+        x=alt.X("label:N", title=t("timing.chart.mode"), sort=None,
+                axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("kind:N", sort=kinds),
+        y=alt.Y("ms:Q", title=t("timing.chart.ms_log"), scale=alt.Scale(type="log"),
+                axis=AXIS),
+        color=alt.Color("kind:N", title=t("timing.chart.kind"), sort=kinds,
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("kind:N", title=t("timing.chart.kind")),
+                 alt.Tooltip("ms:Q", format=".2f", title=t("timing.chart.ms"))],
+    ).properties(height=CHART_HEIGHT, title=_title("timing.chart.first_title"))
 
 
 def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
