@@ -288,8 +288,7 @@ def run_timing(request: TimingRequest, progress: Progress = None,
 def _count_flops(base: Any, loss: Any, request: TimingRequest, batch: tuple,
                  graph_flops: Callable, weights: list) -> Any:
     """FLOPs of one workload step, counted on a throwaway copy of the model."""
-    from tfcore.timing.busy import busy_rule, cpu_count, load_average
-from tfcore.timing.modes import python_step
+    from tfcore.timing.modes import python_step
 
     bench = make_workbench(request.spec, weights, loss, request.learning_rate)
     return graph_flops(python_step(bench, request.workload), *batch)
