@@ -74,7 +74,7 @@ def t(key: str, /, **params: Any) -> str:
 
 
 def metric_label(name: str) -> str:
-    """How a chart names a Keras metric (``loss`` -> 损失): the catalog's ``metric.<name>``;
+    """How a chart names a Keras metric (``loss`` -> "Loss"): the catalog's ``metric.<name>``;
     ``val_<name>`` reads as validation; a name the catalog lacks (a user-written metric)
     shows as written. Code views keep the Keras identifiers."""
     texts = catalog(current_lang())
@@ -85,7 +85,7 @@ def metric_label(name: str) -> str:
     return name
 
 
-texts: Mapping[str, str] | str | None) -> str:
+def pick(texts: Mapping[str, str] | str | None) -> str:
     """Choose the current language from a ``{"en": ..., "zh": ...}`` map kept in the engine."""
     if texts is None:
         return ""
