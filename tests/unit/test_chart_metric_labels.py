@@ -48,3 +48,24 @@ def test_runs_charts_read_chinese_metric_names(zh, name: str, label: str) -> Non
 def test_runs_chart_tooltips_are_translated_too(zh) -> None:
     tips = runs_charts.run_chart(_curves(), [2], "loss")["layer"][0]["encoding"]["tooltip"]
     assert [tip["title"] for tip in tips] == [catalog("zh")["runs.x.step"], "损失"]
+
+
+def test_timing_charts_read_chinese_with_a_scale(zh) -> None:
+    from tests.app.timing_fixtures import fake_result
+    from tfcore.timing.busy import Busy
+    from ui.timing import charts as timing_charts
+
+    result = fake_result(Busy())
+    texts = catalog("zh")
+    for chart, title in ((timing_charts.step_time_chart, "timing.chart.title"),
+                         (timing_charts.first_call_chart, "timing.chart.first_title")):
+        spec = chart(result).to_dict()
+        assert spec["title"]["text"] == texts[title] and spec["height"] >= 240
+        layers = spec.get("layer", [spec])
+        y = next(layer["encoding"]["y"] for layer in layers if "y" in layer["encoding"])
+        assert "毫秒" in y["title"] and y["axis"]["tickCount"] >= 4
+        visible = _visible(spec)
+        assert "Step time" not in visible and "Milliseconds" not in visible
+        kinds = {row.get("kind") or row.get("clock") for rows in spec["datasets"].values()
+                 for row in rows}
+        assert kinds & {texts["timing.chart.first_call"], texts["timing.chart.wall"]}

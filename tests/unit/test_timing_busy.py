@@ -7,7 +7,8 @@ import json
 import pytest
 
 from tfcore.timing.busy import LOAD_PER_CORE_LIMIT, WALL_CPU_LIMIT, Busy, busy_rule
-from tfcore.timing.result import ModeResult, TimingResult, speedups, summarize
+from tests.app.timing_fixtures import fake_result
+from tfcore.timing.result import ModeResult, TimingResult
 
 QUIET = [("eager", 0.010, 0.012), ("graph", 0.002, 0.004)]  # CPU >= wall: threads computing
 
@@ -51,20 +52,9 @@ def test_unknown_load_is_not_evidence() -> None:
     assert not busy.busy and busy.load_per_core is None
 
 
-def _result(busy: Busy) -> TimingResult:
-    eager = summarize("eager", 0.5, [0.148, 0.150, 0.300], [0.042, 0.041, 0.043], 0.0, 1.0,
-                      None, None, first_call_cpu_s=0.4)
-    graph = summarize("graph", 2.0, [0.003, 0.0025, 0.0027], [0.0026, 0.0024, 0.0026], 0.0,
-                      1.0, None, None)
-    modes = (eager, graph)
-    return TimingResult("mlp", 1, "step", 8, 3, 0, 1, "synthetic", "wall", modes,
-                        speedups(modes), None, "none", None, False, {"name": "CPU:0"}, {}, {},
-                        "classification", 1.0, "now", busy=busy)
-
-
 def test_cpu_times_and_busy_survive_the_json_document() -> None:
     busy = busy_rule([("eager", 0.150, 0.042)], 1.0, 3.0, cpus=2)
-    result = _result(busy)
+    result = fake_result(busy)
     doc = json.loads(json.dumps(result.to_dict()))
     assert doc["busy"]["busy"] is True and doc["busy"]["reasons"] == ["load", "wall_cpu"]
     assert doc["modes"][0]["cpu_times_s"] == [0.042, 0.041, 0.043]
@@ -80,7 +70,7 @@ def test_cpu_times_and_busy_survive_the_json_document() -> None:
 
 
 def test_an_old_document_without_busy_reads_as_not_busy() -> None:
-    doc = _result(Busy()).to_dict()
+    doc = fake_result(Busy()).to_dict()
     del doc["busy"]
     for mode in doc["modes"]:
         for key in ("cpu_times_s", "wall_times_s", "min_s", "max_s", "first_call_cpu_s"):
