@@ -28,3 +28,42 @@ def test_tiny_timing_shows_the_chart(server: str, page, tmp_path: Path) -> None:
     shot = tmp_path / "timing.png"
     page.locator(CHART).first.screenshot(path=str(shot))
     assert shot.stat().st_size > 3_000
+
+
+ZH = catalog("zh")
+
+# Per chart: its height, its SVG title as drawn (Vega ends a cut title with an ellipsis)
+# and whether the title's box lies inside the chart's drawing.
+CHART_GEOMETRY_JS = """selector => [...document.querySelectorAll(selector)]
+  .filter(el => el.getClientRects().length > 0).map(el => {
+    const svg = el.querySelector('svg');
+    const title = svg && svg.querySelector('.role-title-text text, .role-title text');
+    const box = svg ? svg.getBoundingClientRect() : el.getBoundingClientRect();
+    const t = title ? title.getBoundingClientRect() : null;
+    const axis = svg ? [...svg.querySelectorAll('.role-axis-title text')]
+      .map(n => n.textContent) : [];
+    const ticks = svg ? svg.querySelectorAll('.role-axis-label text').length : 0;
+    return {height: box.height, title: title ? title.textContent : null,
+            inside: t ? t.left >= box.left - 1 && t.right <= box.right + 1 : false,
+            titleWidth: t ? t.width : 0, axis, ticks};
+  })"""
+
+
+def test_timing_charts_in_chinese_at_1280x800_are_tall_with_whole_titles(
+        server: str, page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server}/timing?lang=zh")
+    wait_idle(page)
+    page.get_by_text(ZH["timing.title"], exact=True).first.wait_for()
+    fill_and_wait(page, page.get_by_label(ZH["timing.batch"], exact=True).first, 4)
+    fill_and_wait(page, page.get_by_label(ZH["timing.steps"], exact=True).first, 3)
+    click_button(page, ZH["timing.run"], expect=ZH["timing.explain.title"], timeout=300_000)
+    assert wait_charts_drawn(page, at_least=2) >= 2
+    charts = page.evaluate(CHART_GEOMETRY_JS, CHART)
+    titles = {c["title"]: c for c in charts}
+    for key in ("timing.chart.title", "timing.chart.first_title"):
+        chart = titles.get(ZH[key])
+        assert chart is not None, f"{ZH[key]!r} not drawn whole; titles: {list(titles)}"
+        assert chart["height"] >= 240 and chart["inside"] and chart["titleWidth"] > 0
+        assert any("毫秒" in a for a in chart["axis"]), chart["axis"]
+        assert chart["ticks"] >= 4          # a labelled scale, not a bare bar

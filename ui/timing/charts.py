@@ -30,6 +30,7 @@ def _label_color(modes: Sequence[str]) -> alt.Scale:
 
 
 CHART_HEIGHT = 300
+SVG = {"embedOptions": {"renderer": "svg"}}   # few marks; text a browser test can measure
 AXIS = alt.Axis(grid=True, tickCount=6, labelFontSize=12, titleFontSize=12)
 
 
@@ -79,7 +80,7 @@ def step_time_chart(result: TimingResult) -> alt.Chart:
                  alt.Tooltip("clock:N", title=t("timing.chart.clock")),
                  alt.Tooltip("repeat:Q", title=t("timing.chart.repeat")),
                  alt.Tooltip("ms:Q", format=".3f", title=y_title)])
-    return (bars + spread + points).properties(height=CHART_HEIGHT,
+    return (bars + spread + points).properties(height=CHART_HEIGHT, usermeta=SVG,
                                                title=_title("timing.chart.title"))
 
 
@@ -106,7 +107,7 @@ def first_call_chart(result: TimingResult) -> alt.Chart:
         tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
                  alt.Tooltip("kind:N", title=t("timing.chart.kind")),
                  alt.Tooltip("ms:Q", format=".2f", title=t("timing.chart.ms"))],
-    ).properties(height=CHART_HEIGHT, title=_title("timing.chart.first_title"))
+    ).properties(height=CHART_HEIGHT, usermeta=SVG, title=_title("timing.chart.first_title"))
 
 
 def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
