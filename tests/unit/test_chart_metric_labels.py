@@ -63,7 +63,8 @@ def test_timing_charts_read_chinese_with_a_scale(zh) -> None:
         assert spec["title"]["text"] == texts[title] and spec["height"] >= 240
         layers = spec.get("layer", [spec])
         y = next(layer["encoding"]["y"] for layer in layers if "y" in layer["encoding"])
-        assert "毫秒" in y["title"] and y["axis"]["tickCount"] >= 4
+        assert "毫秒" in y["title"]
+        assert y["axis"].get("tickCount", 0) >= 4 or len(y["axis"]["values"]) >= 2
         visible = _visible(spec)
         assert "Step time" not in visible and "Milliseconds" not in visible
         kinds = {row.get("kind") or row.get("clock") for rows in spec["datasets"].values()

@@ -17,7 +17,8 @@ from tfcore.timing.sweep import SweepRequest, SweepResult, parse_values, run_swe
 from tfcore.timing.tracing import ARG_DTYPES, FUNCTIONS, G2_TEXT, parse_sequence, run_tracing
 
 __all__ = [
-    "apply_threads", "ARG_DTYPES", "BUSY_LIMITS", "Busy", "busy_rule", "EXAMPLES", "explain", "FUNCTIONS", "G2_TEXT", "mode_names",
+    "apply_threads", "ARG_DTYPES", "BUSY_LIMITS", "Busy", "busy_rule", "EXAMPLES", "explain",
+    "FUNCTIONS", "G2_TEXT", "mode_names",
     "mode_title", "parse_sequence", "parse_values", "run_custom", "run_example", "run_in_worker",
     "run_sweep", "run_timing", "run_tracing", "SweepRequest", "SweepResult", "TimingRequest",
     "TimingResult", "trusted_code_enabled",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import altair as alt
@@ -38,6 +39,14 @@ def _title(key: str) -> alt.TitleParams:
     """A chart title that starts at the left edge (a short one: it must fit a half-width
     column at 1280 px)."""
     return alt.TitleParams(t(key), anchor="start", fontSize=14)
+
+
+def decade_ticks(values: Sequence[float]) -> list[float]:
+    """Powers of ten from just below the smallest value to just above the largest: the
+    labelled ticks of a log axis (at least two)."""
+    low = math.floor(math.log10(min(values))) if values else 0
+    high = max(low + 1, math.ceil(math.log10(max(values)))) if values else 1
+    return [float(10.0 ** k) for k in range(low, high + 1)]
 
 
 def step_time_chart(result: TimingResult) -> alt.Chart:
@@ -96,12 +105,15 @@ def first_call_chart(result: TimingResult) -> alt.Chart:
         rows.append({"label": _mode_label(m.mode), "kind": t("timing.chart.steady"),
                      "ms": max(m.median_s * 1e3, 1e-3)})
     kinds = [t("timing.chart.first_call"), t("timing.chart.steady")]
+    ticks = decade_ticks([row["ms"] for row in rows])
     return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
         x=alt.X("label:N", title=t("timing.chart.mode"), sort=None,
                 axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("kind:N", sort=kinds),
-        y=alt.Y("ms:Q", title=t("timing.chart.ms_log"), scale=alt.Scale(type="log"),
-                axis=AXIS),
+        y=alt.Y("ms:Q", title=t("timing.chart.ms_log"),
+                scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]], nice=False),
+                axis=alt.Axis(values=ticks, format="~g", grid=True, labelFontSize=12,
+                              titleFontSize=12)),
         color=alt.Color("kind:N", title=t("timing.chart.kind"), sort=kinds,
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
@@ -117,11 +129,12 @@ def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["ms"] = data["median_s"] * 1e3
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("ms:Q", title=t("timing.chart.median_ms"), scale=alt.Scale(type="log")),
+        y=alt.Y("ms:Q", title=t("timing.chart.median_ms"), scale=alt.Scale(type="log"),
+                axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("ms:Q", format=".3f")],
-    ).properties(height=260, title=t("timing.sweep.chart_time"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_time"))
 
 
 def sweep_speedup_chart(rows: list[dict], axis_title: str) -> alt.Chart:
@@ -130,12 +143,13 @@ def sweep_speedup_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["label"] = data["mode"].map(_mode_label)
     line = alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("speedup:Q", title=t("timing.chart.speedup")),
+        y=alt.Y("speedup:Q", title=t("timing.chart.speedup"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("speedup:Q", format=".2f")])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
-    return (line + one).properties(height=260, title=t("timing.sweep.chart_speedup"))
+    return (line + one).properties(height=CHART_HEIGHT,
+                                   title=_title("timing.sweep.chart_speedup"))
 
 
 def sweep_utilization_chart(rows: list[dict], axis_title: str) -> alt.Chart:
@@ -147,11 +161,11 @@ def sweep_utilization_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["percent"] = data["utilization"] * 100
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("percent:Q", title=t("timing.chart.percent_peak")),
+        y=alt.Y("percent:Q", title=t("timing.chart.percent_peak"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("percent:Q", format=".1f")],
-    ).properties(height=260, title=t("timing.sweep.chart_util"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_util"))
 
 
 def g1_chart(result: TimingResult, tutorial: dict) -> alt.Chart:
@@ -163,7 +177,7 @@ def g1_chart(result: TimingResult, tutorial: dict) -> alt.Chart:
     return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
         x=alt.X("mode:N", title=t("timing.chart.mode"), sort=None),
         xOffset="who:N",
-        y=alt.Y("seconds:Q", title=t("timing.chart.seconds")),
+        y=alt.Y("seconds:Q", title=t("timing.chart.seconds"), axis=AXIS),
         color=alt.Color("who:N", title=""),
         tooltip=["who:N", "mode:N", alt.Tooltip("seconds:Q", format=".2f")],
-    ).properties(height=260, title=t("timing.g1.chart"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.g1.chart"))
