@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+import pyarrow as pa
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
+from tests.app.timing_fixtures import fake_result
+from tfcore.timing import busy_rule
 from ui.common.i18n import catalog
 
 PAGE = "app_pages/timing.py"
@@ -90,3 +95,61 @@ def test_g1_reproduction_sets_the_result_beside_the_tutorial() -> None:
     text = " ".join(md.value for md in at.markdown)
     assert "On this machine 20 batches took" in text and "the tutorial: 1.23×" in text
     assert len(_charts(at)) >= 3
+
+
+def _specs(at) -> list[dict]:
+    """Each chart's Vega-Lite spec, its named datasets put back as lists of rows."""
+    specs = []
+    for chart in _charts(at):
+        spec = json.loads(chart.proto.spec)
+        spec["datasets"] = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+                            for d in chart.proto.datasets}
+        specs.append(spec)
+    return specs
+
+
+def _encodings(spec: dict) -> list[dict]:
+    layers = spec.get("layer", [spec])
+    return [layer.get("encoding", {}) for layer in layers]
+
+
+@pytest.mark.parametrize("lang", ["en"])  # zh: AppTest re-formats the radios in English
+def test_result_charts_have_scales_height_spread_and_a_busy_warning(lang: str) -> None:
+    busy = busy_rule([("eager", 0.150, 0.042), ("graph", 0.0027, 0.0026)], 1.0, 1.0, cpus=2)
+    at = open_page(PAGE, lang)
+    at.session_state["timing.result"] = fake_result(busy).to_dict()
+    at.run()
+    assert_clean(at, lang)
+    texts = catalog(lang)
+    specs = {spec["title"]["text"]: spec for spec in _specs(at)}
+    steps, first = specs[texts["timing.chart.title"]], specs[texts["timing.chart.first_title"]]
+    for spec in (steps, first):
+        assert spec["height"] >= 240
+        y = next(e["y"] for e in _encodings(spec) if "y" in e)
+        assert y["title"] and y["axis"]["grid"]
+    assert steps["layer"][0]["encoding"]["y"]["axis"]["tickCount"] >= 4
+    y = first["encoding"]["y"]
+    assert y["title"] == texts["timing.chart.ms_log"] and y["scale"]["type"] == "log"
+    # labelled decades from the fastest step (2.7 ms) to the slowest first call (2 s)
+    assert y["axis"]["values"] == [1, 10, 100, 1000, 10000] == y["scale"]["domain"][:1] + [
+        10, 100, 1000] + y["scale"]["domain"][1:]
+    # every repeat is a point, on both clocks (3 repeats x 2 modes x wall and CPU)
+    points = next(d for d in steps["datasets"].values() if d and "repeat" in d[0])
+    assert len(points) == 12
+    assert {row["clock"] for row in points} == {texts["timing.chart.wall"],
+                                                texts["timing.chart.cpu"]}
+    warning = " ".join(w.value for w in at.warning)
+    assert texts["timing.busy.warning"] in warning
+    assert "3.6" in warning                      # 150 ms wall / 42 ms CPU
+    metric = at.metric[0]
+    assert metric.value == "55.56×"              # 150 / 2.7: the ratio of medians
+    assert texts["timing.metric.statistic"].split("（")[0].split(" (")[0] in metric.proto.delta
+
+
+def test_a_quiet_result_shows_no_busy_warning() -> None:
+    at = open_page(PAGE, "en")
+    at.session_state["timing.result"] = fake_result(busy_rule([], 1.0, 1.0, cpus=2)).to_dict()
+    at.run()
+    assert_clean(at, "en")
+    assert not [w for w in at.warning if catalog("en")["timing.busy.warning"] in w.value]
+    assert len(_specs(at)) == 2

@@ -47,7 +47,7 @@ def test_train_page_starts_a_run_and_shows_its_state() -> None:
     assert_clean(at, "en")
     states = {m.label: m.value for m in at.metric}
     assert states["State"] == "finished"
-    assert float(states["Test sparse_categorical_accuracy"]) > 0.5
+    assert float(states["Test Accuracy"]) > 0.5
     assert any(c.value.startswith("Checkpoints: ckpt-") for c in at.caption)
     charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
     assert len(charts) >= 3        # loss, accuracy, confusion matrix

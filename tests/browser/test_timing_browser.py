@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.browser.conftest import (
     click_button,
     fill_and_wait,
@@ -28,3 +30,45 @@ def test_tiny_timing_shows_the_chart(server: str, page, tmp_path: Path) -> None:
     shot = tmp_path / "timing.png"
     page.locator(CHART).first.screenshot(path=str(shot))
     assert shot.stat().st_size > 3_000
+
+
+# Per chart: its height, its SVG title as drawn (Vega ends a cut title with an ellipsis),
+# whether the title's box lies inside the chart's drawing, and each axis's title and labels.
+CHART_GEOMETRY_JS = """selector => [...document.querySelectorAll(selector)]
+  .filter(el => el.getClientRects().length > 0).map(el => {
+    const svg = el.querySelector('svg');
+    const title = svg && svg.querySelector('.role-title-text text, .role-title text');
+    const box = svg ? svg.getBoundingClientRect() : el.getBoundingClientRect();
+    const t = title ? title.getBoundingClientRect() : null;
+    const axes = svg ? [...svg.querySelectorAll('g.role-axis')].map(a => ({
+      title: [...a.querySelectorAll('.role-axis-title text')].map(n => n.textContent).join(''),
+      labels: [...a.querySelectorAll('.role-axis-label text')].map(n => n.textContent)})) : [];
+    return {height: box.height, title: title ? title.textContent : null,
+            inside: t ? t.left >= box.left - 1 && t.right <= box.right + 1 : false,
+            titleWidth: t ? t.width : 0, axes};
+  })"""
+
+
+@pytest.mark.parametrize("lang, width, height", [("zh", 1280, 800), ("en", 1280, 800),
+                                                ("zh", 1920, 1080)])
+def test_timing_charts_are_tall_ticked_with_whole_titles(server: str, page, lang: str,
+                                                         width: int, height: int) -> None:
+    texts = catalog(lang)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{server}/timing?lang={lang}")
+    wait_idle(page)
+    page.get_by_text(texts["timing.title"], exact=True).first.wait_for()
+    fill_and_wait(page, page.get_by_label(texts["timing.batch"], exact=True).first, 4)
+    fill_and_wait(page, page.get_by_label(texts["timing.steps"], exact=True).first, 3)
+    click_button(page, texts["timing.run"], expect=texts["timing.explain.title"],
+                 timeout=300_000)
+    assert wait_charts_drawn(page, at_least=2) >= 2
+    charts = page.evaluate(CHART_GEOMETRY_JS, CHART)
+    titles = {c["title"]: c for c in charts}
+    for key in ("timing.chart.title", "timing.chart.first_title"):
+        chart = titles.get(texts[key])
+        assert chart is not None, f"{texts[key]!r} not drawn whole; titles: {list(titles)}"
+        assert chart["height"] >= 240 and chart["inside"] and chart["titleWidth"] > 0
+        scale = [a for a in chart["axes"]
+                 if a["title"] in (texts["timing.chart.step_ms"], texts["timing.chart.ms_log"])]
+        assert scale and len(scale[0]["labels"]) >= 3, chart["axes"]   # a ticked ms scale

@@ -33,6 +33,10 @@ def test_cli_prints_one_json_document_with_every_field() -> None:
                for m in result.modes)
     assert doc["preset"] == "mlp" and doc["device"]["type"] == "CPU"
     assert result.speedup("graph").ratio > 0
+    # CPU time beside wall time for every repeat, and the engine's busy verdict
+    assert all(len(m["cpu_times_s"]) == len(m["wall_times_s"]) == 3 for m in doc["modes"])
+    assert set(doc["busy"]) >= {"busy", "reasons", "load_before", "load_after", "cpus"}
+    assert doc["busy"]["busy"] == bool(doc["busy"]["reasons"])
 
 
 def test_cli_refuses_bad_values_with_exit_2() -> None:

@@ -33,6 +33,11 @@ def test_result_has_every_field_and_positive_times(mlp_result: TimingResult) -> 
         assert mode.first_call_s > 0 and mode.median_s > 0 and mode.mean_s > 0
         assert 0 < mode.p10_s <= mode.median_s <= mode.p90_s
         assert len(mode.times_s) == mode.steps == 6
+        # both clocks keep every repeat; the spread is the repeats' own min and max
+        assert mode.wall_times_s == mode.times_s and len(mode.cpu_times_s) == 6
+        assert mode.cpu_median_s == pytest.approx(float(np.median(mode.cpu_times_s)))
+        assert mode.min_s == min(mode.times_s) <= mode.median_s <= max(mode.times_s) == mode.max_s
+        assert mode.first_call_cpu_s > 0
         assert mode.batches == 1 + 1 + 6  # first call + warm-up + timed steps
         # the first call is reported apart: it is not one of the timed steps
         assert mode.total_s > mode.first_call_s + sum(mode.times_s) - 1e-9
@@ -41,6 +46,10 @@ def test_result_has_every_field_and_positive_times(mlp_result: TimingResult) -> 
     assert mlp_result.versions["tensorflow"].startswith("2.")
     assert "intra_op" in mlp_result.threads and mlp_result.threads["usable_cpus"] >= 1
     assert mlp_result.peak_flops and mlp_result.peak_flops > 1e8
+    busy = mlp_result.busy
+    assert busy.cpus >= 1 and busy.wall_cpu_mode in {m.mode for m in mlp_result.modes}
+    assert busy.busy == bool(busy.reasons) and set(busy.reasons) <= {"load", "wall_cpu"}
+    assert all(s.statistic == "median" for s in mlp_result.speedups)
 
 
 def test_first_call_pays_for_tracing(mlp_result: TimingResult) -> None:

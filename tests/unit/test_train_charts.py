@@ -106,7 +106,8 @@ def test_live_chart_spec_has_the_domain_ticks_titles_and_faint_raw_series() -> N
                           behind="train")
         raw, main = spec["layer"]
         y = main["encoding"]["y"]
-        assert y["title"] == name and main["encoding"]["x"]["title"] == "Step"
+        assert y["title"] == {"sparse_categorical_accuracy": "Accuracy", "loss": "Loss"}[name]
+        assert spec["title"]["text"] == y["title"] and main["encoding"]["x"]["title"] == "Step"
         assert y["axis"]["tickCount"] == 6 and y["axis"]["labelFontSize"] == PRESENTER.font
         assert spec["height"] == PRESENTER.height
         assert raw["mark"]["strokeWidth"] < main["mark"]["strokeWidth"]
@@ -119,3 +120,21 @@ def test_live_chart_spec_has_the_domain_ticks_titles_and_faint_raw_series() -> N
             values = frame["value"]
             assert low <= values.min() and high >= values.max()
             assert high - low < 1.2 * (values.max() - values.min())     # fits, not squashed
+
+
+def test_chinese_charts_name_the_metrics_in_chinese(monkeypatch) -> None:
+    """Titles, axes and tooltips read 损失/准确率, never the Keras identifier (issue 23)."""
+    from ui.common import metric_label
+
+    monkeypatch.setattr("ui.common.i18n.current_lang", lambda: "zh")
+    buffer = SeriesBuffer("run")
+    buffer.add({"step": s, "epoch": 1, "split": "train", "loss": 1.0 / s,
+                "sparse_categorical_accuracy": 0.5} for s in range(1, 50))
+    for name, label in (("loss", "损失"), ("sparse_categorical_accuracy", "准确率")):
+        spec = line_chart(step_frame(buffer, name, 0.0, LABELS), "step", name, False, "步")
+        text = json.dumps({k: v for k, v in spec.items() if k != "datasets"},
+                          ensure_ascii=False)
+        assert spec["title"]["text"] == label == spec["layer"][0]["encoding"]["y"]["title"]
+        assert name not in text
+    assert metric_label("val_loss") == "验证损失"
+    assert metric_label("my_custom_metric") == "my_custom_metric"   # user-written: as written

@@ -8,7 +8,8 @@ rounds (the order rotates each round) so a slowdown of the machine hits all alik
 Every step is synchronized (its loss is read back) and timed on its own.
 
 Public API: :class:`TimingRequest`, :func:`run_timing` -> :class:`TimingResult`
-(see :mod:`tfcore.timing.result`); modes live in :mod:`tfcore.timing.modes`.
+(see :mod:`tfcore.timing.result`); modes live in :mod:`tfcore.timing.modes`; whether the
+machine was busy meanwhile is decided by :mod:`tfcore.timing.busy`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from tfcore.errors import TFLabError, TimingError
 from tfcore.model import ModelSpec
+from tfcore.timing.busy import busy_rule, cpu_count, load_average
 from tfcore.timing.modes import MODES, check_modes, infer_loss, make_workbench
 from tfcore.timing.result import ModeResult, TimingResult, short_error, speedups, summarize
 
@@ -166,6 +168,7 @@ class _Runner:
     step: Any = None
     batch: int = 0
     first_call_s: float = 0.0
+    first_call_cpu_s: float = 0.0
     warm_s: float = 0.0
     first_loss: float | None = None
     times: list = None
@@ -200,6 +203,7 @@ def run_timing(request: TimingRequest, progress: Progress = None,
 
     report = progress or (lambda fraction, message: None)
     began = time.perf_counter()
+    load_before = load_average()
     keras.utils.set_random_seed(request.seed)
     base = build_model(request.spec)
     loss = infer_loss(base)
@@ -220,7 +224,8 @@ def run_timing(request: TimingRequest, progress: Progress = None,
         try:
             bench = make_workbench(request.spec, weights, loss, request.learning_rate)
             runner.step = MODES[runner.name].make(bench, request.workload)
-            runner.first_call_s, _, runner.first_loss = runner.call(batches)
+            runner.first_call_s, runner.first_call_cpu_s, runner.first_loss = runner.call(
+                batches)
             for _ in range(request.warmup):
                 runner.warm_s += runner.call(batches)[0]
         except TFLabError:
@@ -247,6 +252,7 @@ def run_timing(request: TimingRequest, progress: Progress = None,
             report(0.3 + 0.6 * done / goal, f"round {round_index + 1}/{len(counts)}: "
                                              f"{runner.name}")
 
+    load_after = load_average()
     report(0.92, "flops")
     flops = _count_flops(base, loss, request, batches[0], graph_flops, weights)
     peak = None
@@ -255,7 +261,7 @@ def run_timing(request: TimingRequest, progress: Progress = None,
         peak = measure_peak(device)
     results = [summarize(r.name, r.first_call_s, r.times, r.cpu_times, r.warm_s,
                          r.first_loss, flops.flops, peak.flops_per_s if peak else None,
-                         request.clock)
+                         request.clock, r.first_call_cpu_s)
                if r.error is None else ModeResult(r.name, error=r.error) for r in runners]
     results = [replace(r, batches=1 + request.warmup + r.steps) if r.ok else r
                for r in results]
@@ -273,7 +279,10 @@ def run_timing(request: TimingRequest, progress: Progress = None,
                                if loss.kind == "classification" else ""),
         wall_s=time.perf_counter() - began,
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        request={k: v for k, v in request.to_dict().items() if k != "spec"})
+        request={k: v for k, v in request.to_dict().items() if k != "spec"},
+        busy=busy_rule([(r.mode, r.wall_median_s, r.cpu_median_s) for r in results if r.ok],
+                       load_before, load_after, cpu_count(),
+                       on_cpu=device.get("type") != "GPU"))
 
 
 def _count_flops(base: Any, loss: Any, request: TimingRequest, batch: tuple,

@@ -7,6 +7,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from tfcore.timing.busy import Busy
+
 
 @dataclass(frozen=True)
 class ModeResult:
@@ -17,6 +19,9 @@ class ModeResult:
         times_s: every timed steady-state step, in order, on the result's clock.
         median_s, p10_s, p90_s, mean_s: statistics of ``times_s``.
         wall_median_s, cpu_median_s: the median on both clocks (elapsed, process CPU).
+        wall_times_s, cpu_times_s: every timed step on both clocks (the repeats).
+        min_s, max_s: the fastest and slowest repeat on the result's clock.
+        first_call_cpu_s: the first call's process CPU time.
         total_s: first call + warm-up + timed steps (the time for ``batches`` batches).
         first_loss: loss of the first step (same weights and batch in every mode).
         achieved_flops: FLOPs per step / median step time (FLOP/s).
@@ -39,6 +44,11 @@ class ModeResult:
     times_s: tuple[float, ...] = ()
     wall_median_s: float = 0.0
     cpu_median_s: float = 0.0
+    wall_times_s: tuple[float, ...] = ()
+    cpu_times_s: tuple[float, ...] = ()
+    min_s: float = 0.0
+    max_s: float = 0.0
+    first_call_cpu_s: float = 0.0
     error: str | None = None
 
     @property
@@ -51,7 +61,9 @@ class Speedup:
     """How many times faster ``mode`` is than ``baseline``: a ratio of median step times.
 
     ``low`` and ``high`` are the 10th and 90th percentiles of the ratio over bootstrap
-    resamples of both modes' step times: the spread of the estimate.
+    resamples of both modes' step times: the spread of the estimate. ``statistic`` names
+    the statistic of the repeats the ratio compares (the median: robust to a few slow
+    steps on a shared machine).
     """
 
     mode: str
@@ -59,6 +71,10 @@ class Speedup:
     ratio: float
     low: float
     high: float
+    statistic: str = "median"
+
+
+TIME_LISTS = ("times_s", "wall_times_s", "cpu_times_s")
 
 
 @dataclass(frozen=True)
@@ -87,6 +103,7 @@ class TimingResult:
     wall_s: float
     created: str
     request: dict = field(default_factory=dict)
+    busy: Busy = field(default_factory=Busy)
 
     def mode(self, name: str) -> ModeResult:
         for result in self.modes:
@@ -103,7 +120,9 @@ class TimingResult:
     def to_dict(self) -> dict:
         out = asdict(self)
         for mode in out["modes"]:
-            mode["times_s"] = list(mode["times_s"])
+            for key in TIME_LISTS:
+                mode[key] = list(mode[key])
+        out["busy"]["reasons"] = list(out["busy"]["reasons"])
         return out
 
     @classmethod
@@ -111,20 +130,23 @@ class TimingResult:
         data = dict(data)
         data["modes"] = tuple(_mode_from_dict(m) for m in data.get("modes", ()))
         data["speedups"] = tuple(Speedup(**s) for s in data.get("speedups", ()))
+        data["busy"] = Busy.from_dict(data.get("busy") or {})
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def _mode_from_dict(data: dict) -> ModeResult:
     data = dict(data)
-    data["times_s"] = tuple(float(t) for t in data.get("times_s", ()))
+    for key in TIME_LISTS:
+        data[key] = tuple(float(t) for t in data.get(key, ()))
     names = {f.name for f in fields(ModeResult)}
     return ModeResult(**{k: v for k, v in data.items() if k in names})
 
 
 def summarize(mode: str, first_call_s: float, times: Sequence[float],
               cpu_times: Sequence[float], warm_s: float, first_loss: float | None,
-              flops: int | None, peak: float | None, clock: str = "wall") -> ModeResult:
+              flops: int | None, peak: float | None, clock: str = "wall",
+              first_call_cpu_s: float = 0.0) -> ModeResult:
     """Statistics of one mode's step times on ``clock`` (``wall`` or ``cpu``)."""
     wall = np.asarray(times, dtype=float)
     cpu = np.asarray(cpu_times, dtype=float)
@@ -136,6 +158,8 @@ def summarize(mode: str, first_call_s: float, times: Sequence[float],
         p10_s=float(np.percentile(arr, 10)), p90_s=float(np.percentile(arr, 90)),
         mean_s=float(arr.mean()), total_s=first_call_s + warm_s + float(wall.sum()),
         wall_median_s=float(np.median(wall)), cpu_median_s=float(np.median(cpu)),
+        wall_times_s=tuple(float(t) for t in wall), cpu_times_s=tuple(float(t) for t in cpu),
+        min_s=float(arr.min()), max_s=float(arr.max()), first_call_cpu_s=first_call_cpu_s,
         steps=len(arr), first_loss=first_loss, achieved_flops=achieved,
         utilization=(achieved / peak) if achieved and peak else None,
         times_s=tuple(float(t) for t in arr))

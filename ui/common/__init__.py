@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ui.common.chart_cache import cached_chart, frame_digest
 from ui.common.errors import guarded, located_text, show_error
-from ui.common.i18n import DEFAULT_LANG, catalog, current_lang, init_language, pick, t
+from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
+                             pick, t)
 from ui.common.memory import forget, kept, recall, remember, remembered
 from ui.common.model_picker import CURRENT_SPEC_KEY, pick_model
 from ui.common.nav import PAGES, available_pages
@@ -49,6 +50,7 @@ __all__ = [
     "kept",
     "keras_reset_disabled",
     "located_text",
+    "metric_label",
     "pick",
     "pick_model",
     "plain",

@@ -73,6 +73,18 @@ def t(key: str, /, **params: Any) -> str:
     return text.format(**params) if params else text
 
 
+def metric_label(name: str) -> str:
+    """How a chart names a Keras metric (``loss`` -> "Loss"): the catalog's ``metric.<name>``;
+    ``val_<name>`` reads as validation; a name the catalog lacks (a user-written metric)
+    shows as written. Code views keep the Keras identifiers."""
+    texts = catalog(current_lang())
+    if f"metric.{name}" in texts:
+        return texts[f"metric.{name}"]
+    if name.startswith("val_") and f"metric.{name[4:]}" in texts:
+        return t("metric.val", name=texts[f"metric.{name[4:]}"])
+    return name
+
+
 def pick(texts: Mapping[str, str] | str | None) -> str:
     """Choose the current language from a ``{"en": ..., "zh": ...}`` map kept in the engine."""
     if texts is None:

@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
-from ui.common import t
+from ui.common import metric_label, t
 
 X_FIELDS = {"step": "step", "time": "time"}
 PALETTE = alt.Scale(scheme="category10")
@@ -31,6 +31,7 @@ def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
     A Vega-Lite spec written as a dict, its data in the dataset ``curves`` (no Altair build
     and validation per snapshot: bench/bench_sessions.py)."""
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
+    metric = metric_label(metric)
     base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}")),
             "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"}),
             "strokeDash": _n("split_label", t("runs.chart.split")),
@@ -48,6 +49,7 @@ def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
 
 def group_chart(stats: pd.DataFrame, labels: dict[str, str], metric: str) -> alt.Chart:
     """Mean of each seed group with its min-max band and a mean +- std band."""
+    metric = metric_label(metric)
     data = stats.assign(label=stats["group"].map(labels).fillna(stats["group"]),
                         lo=stats["mean"] - stats["std"], hi=stats["mean"] + stats["std"])
     data = data[data["split"] == data["split"].iloc[0]] if len(data) else data
@@ -71,11 +73,13 @@ def run_chart(curves: pd.DataFrame, checkpoint_steps: Sequence[int], metric: str
 
     A Vega-Lite spec written as a dict, its data in the datasets ``curves`` and ``marks``."""
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
+    metric = metric_label(metric)
     lines = {"data": {"name": "curves"}, "mark": {"type": "line", "point": {"size": 18}},
              "encoding": {"x": _q("step", t("runs.x.step")), "y": _q("smoothed", metric),
                           "color": _n("split_label", t("runs.chart.split"),
                                       scale={"scheme": "category10"}),
-                          "tooltip": [_q("step", "step"), _q("value", "value", format=".4f")]}}
+                          "tooltip": [_q("step", t("runs.x.step")),
+                                      _q("value", metric, format=".4f")]}}
     marks = pd.DataFrame({"step": list(checkpoint_steps),
                           "name": list(names) if names is not None
                           else [f"ckpt-{s}" for s in checkpoint_steps]})

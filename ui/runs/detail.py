@@ -27,6 +27,7 @@ from ui.common import (
     current_lang,
     frame_digest,
     guarded,
+    metric_label,
     plain,
     t,
 )
@@ -93,18 +94,19 @@ def config_tab(run_dir: Path, summary: RunSummary) -> None:
 def curves_tab(root: Path, run_id: str, listing: CheckpointList | None) -> None:
     """The run's curves with a rule at each checkpoint; its final test metrics."""
     names = metric_names(root, [run_id]) or ["loss"]
-    metric = st.selectbox(t("runs.compare.metric"), names, key="runs.detail.metric")
+    metric = st.selectbox(t("runs.compare.metric"), names, key="runs.detail.metric",
+                          format_func={n: metric_label(n) for n in names}.get)
     curves = run_curves(root, [run_id], metric, ("train", "val"), max_age=SNAPSHOT_S)
     ckpts = checkpoint_names(listing.entries if listing else ())   # model.ckpt-N (T3)
     if curves.empty:
-        st.info(t("runs.compare.empty", metric=metric))
+        st.info(t("runs.compare.empty", metric=metric_label(metric)))
     else:
         cached_chart(("runs.timeline", frame_digest(curves), tuple(ckpts.items()), metric,
                       current_lang()),
                      lambda: charts.run_chart(curves, list(ckpts), metric, list(ckpts.values())))
     test = run_curves(root, [run_id], metric, ("test",), max_age=SNAPSHOT_S)
     if not test.empty:
-        st.caption(t("runs.detail.test", metric=metric, value=float(test["value"].iloc[-1])))
+        st.caption(t("runs.detail.test", metric=metric_label(metric), value=float(test["value"].iloc[-1])))
 
 
 def checkpoints_tab(listing: CheckpointList) -> None:

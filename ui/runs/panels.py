@@ -10,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import X_AXES, RunSummary, group_curves, metric_names, run_curves
-from ui.common import cached_chart, choose_placeholder, current_lang, frame_digest, located_text, t
+from ui.common import (cached_chart, choose_placeholder, current_lang, frame_digest, located_text,
+                       metric_label, t)
 from ui.runs import charts
 
 COMPARE = "runs.compare"
@@ -102,7 +103,8 @@ def compare_panel(root: Path, shown: Sequence[RunSummary]) -> list[str]:
         return []
     names = metric_names(root, chosen) or ["loss"]
     cols = st.columns([2, 2, 2, 2])
-    metric = cols[0].selectbox(t("runs.compare.metric"), names, key="runs.compare.metric")
+    metric = cols[0].selectbox(t("runs.compare.metric"), names, key="runs.compare.metric",
+                               format_func={n: metric_label(n) for n in names}.get)
     splits = cols[1].multiselect(t("runs.compare.splits"), list(SPLITS), default=list(SPLITS),
                                  format_func=lambda s: t(f"runs.split.{s}"),
                                  key="runs.compare.splits",
@@ -113,7 +115,7 @@ def compare_panel(root: Path, shown: Sequence[RunSummary]) -> list[str]:
                          horizontal=True, key="runs.compare.x")
     curves = run_curves(root, chosen, metric, splits or SPLITS, smoothing, max_age=SNAPSHOT_S)
     if curves.empty:
-        st.info(t("runs.compare.empty", metric=metric))
+        st.info(t("runs.compare.empty", metric=metric_label(metric)))
         return chosen
     curves["label"] = curves["run"].map(labels)
     cached_chart(("runs.compare", frame_digest(curves), axis, metric, current_lang()),

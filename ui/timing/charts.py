@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import altair as alt
@@ -29,41 +30,96 @@ def _label_color(modes: Sequence[str]) -> alt.Scale:
                      range=[MODE_COLORS.get(m, "#999999") for m in names])
 
 
+CHART_HEIGHT = 300
+SVG = {"embedOptions": {"renderer": "svg"}}   # few marks; text a browser test can measure
+AXIS = alt.Axis(grid=True, tickCount=6, labelFontSize=12, titleFontSize=12)
+
+
+def _title(key: str) -> alt.TitleParams:
+    """A chart title that starts at the left edge (a short one: it must fit a half-width
+    column at 1280 px)."""
+    return alt.TitleParams(t(key), anchor="start", fontSize=14)
+
+
+def decade_ticks(values: Sequence[float]) -> list[float]:
+    """Powers of ten from just below the smallest value to just above the largest: the
+    labelled ticks of a log axis (at least two)."""
+    low = math.floor(math.log10(min(values))) if values else 0
+    high = max(low + 1, math.ceil(math.log10(max(values)))) if values else 1
+    return [float(10.0 ** k) for k in range(low, high + 1)]
+
+
 def step_time_chart(result: TimingResult) -> alt.Chart:
-    """Median step time per mode as bars, with the p10-p90 spread as a rule."""
-    rows = [{"mode": m.mode, "label": _mode_label(m.mode), "median": m.median_s * 1e3,
-             "p10": m.p10_s * 1e3, "p90": m.p90_s * 1e3} for m in result.modes if m.ok]
-    data = pd.DataFrame(rows)
-    x = alt.X("label:N", title=t("timing.chart.mode"), sort=None)
-    bars = alt.Chart(data).mark_bar().encode(
-        x=x, y=alt.Y("median:Q", title=t("timing.chart.median_ms")),
-        color=alt.Color("mode:N", scale=_color(data["mode"].tolist()), legend=None),
+    """Per mode, wall and CPU time side by side: the median as a bar, every repeat as a
+    point and the min-max range as a rule, on a ticked millisecond scale."""
+    clocks = {"wall": t("timing.chart.wall"), "cpu": t("timing.chart.cpu")}
+    rows, medians = [], []
+    for m in result.modes:
+        if not m.ok:
+            continue
+        for clock, times in (("wall", m.wall_times_s or m.times_s), ("cpu", m.cpu_times_s)):
+            if not times:
+                continue
+            ms = [v * 1e3 for v in times]
+            medians.append({"label": _mode_label(m.mode), "clock": clocks[clock],
+                            "median": float(pd.Series(ms).median()),
+                            "min": min(ms), "max": max(ms)})
+            rows += [{"label": _mode_label(m.mode), "clock": clocks[clock], "ms": v,
+                      "repeat": i + 1} for i, v in enumerate(ms)]
+    x = alt.X("label:N", title=t("timing.chart.mode"), sort=None, axis=alt.Axis(labelAngle=0))
+    offset = alt.XOffset("clock:N", sort=list(clocks.values()))
+    color = alt.Color("clock:N", title=t("timing.chart.clock"),
+                      scale=alt.Scale(domain=list(clocks.values()),
+                                      range=["#4c78a8", "#f58518"]),
+                      legend=alt.Legend(orient="top"))
+    y_title = t("timing.chart.step_ms")
+    base = alt.Chart(pd.DataFrame(medians)).encode(x=x, xOffset=offset, color=color)
+    bars = base.mark_bar(opacity=0.55).encode(
+        y=alt.Y("median:Q", title=y_title, axis=AXIS),
         tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("clock:N", title=t("timing.chart.clock")),
                  alt.Tooltip("median:Q", format=".3f", title=t("timing.chart.median_ms")),
-                 alt.Tooltip("p10:Q", format=".3f", title="p10"),
-                 alt.Tooltip("p90:Q", format=".3f", title="p90")])
-    spread = alt.Chart(data).mark_rule(strokeWidth=2, color="black").encode(
-        x=x, y="p10:Q", y2="p90:Q")
-    return (bars + spread).properties(height=280, title=t("timing.chart.title"))
+                 alt.Tooltip("min:Q", format=".3f", title=t("timing.chart.min_ms")),
+                 alt.Tooltip("max:Q", format=".3f", title=t("timing.chart.max_ms"))])
+    spread = base.mark_rule(strokeWidth=2, color="black").encode(y="min:Q", y2="max:Q")
+    points = alt.Chart(pd.DataFrame(rows)).mark_point(filled=True, size=28, opacity=0.8,
+                                                      color="black").encode(
+        x=x, xOffset=offset, y=alt.Y("ms:Q", title=y_title),
+        tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("clock:N", title=t("timing.chart.clock")),
+                 alt.Tooltip("repeat:Q", title=t("timing.chart.repeat")),
+                 alt.Tooltip("ms:Q", format=".3f", title=y_title)])
+    return (bars + spread + points).properties(height=CHART_HEIGHT, usermeta=SVG,
+                                               title=_title("timing.chart.title"))
 
 
 def first_call_chart(result: TimingResult) -> alt.Chart:
-    """First call (tracing/compiling) next to one steady-state step, per mode."""
+    """First call (tracing/compiling) next to the median steady step, per mode, on a
+    logarithmic millisecond scale with labelled ticks (the two differ a thousandfold)."""
     rows = []
     for m in result.modes:
         if not m.ok:
             continue
         rows.append({"label": _mode_label(m.mode), "kind": t("timing.chart.first_call"),
-                     "ms": m.first_call_s * 1e3})
+                     "ms": max(m.first_call_s * 1e3, 1e-3)})
         rows.append({"label": _mode_label(m.mode), "kind": t("timing.chart.steady"),
-                     "ms": m.median_s * 1e3})
+                     "ms": max(m.median_s * 1e3, 1e-3)})
+    kinds = [t("timing.chart.first_call"), t("timing.chart.steady")]
+    ticks = decade_ticks([row["ms"] for row in rows])
     return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
-        x=alt.X("label:N", title=t("timing.chart.mode"), sort=None),
-        xOffset="kind:N",
-        y=alt.Y("ms:Q", title=t("timing.chart.ms"), scale=alt.Scale(type="symlog")),
-        color=alt.Color("kind:N", title=""),
-        tooltip=["label:N", "kind:N", alt.Tooltip("ms:Q", format=".2f")],
-    ).properties(height=240, title=t("timing.chart.first_title"))
+        x=alt.X("label:N", title=t("timing.chart.mode"), sort=None,
+                axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("kind:N", sort=kinds),
+        y=alt.Y("ms:Q", title=t("timing.chart.ms_log"),
+                scale=alt.Scale(type="log", domain=[ticks[0], ticks[-1]], nice=False),
+                axis=alt.Axis(values=ticks, format="~g", grid=True, labelFontSize=12,
+                              titleFontSize=12)),
+        color=alt.Color("kind:N", title=t("timing.chart.kind"), sort=kinds,
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("kind:N", title=t("timing.chart.kind")),
+                 alt.Tooltip("ms:Q", format=".2f", title=t("timing.chart.ms"))],
+    ).properties(height=CHART_HEIGHT, usermeta=SVG, title=_title("timing.chart.first_title"))
 
 
 def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
@@ -73,11 +129,12 @@ def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["ms"] = data["median_s"] * 1e3
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("ms:Q", title=t("timing.chart.median_ms"), scale=alt.Scale(type="log")),
+        y=alt.Y("ms:Q", title=t("timing.chart.median_ms"), scale=alt.Scale(type="log"),
+                axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("ms:Q", format=".3f")],
-    ).properties(height=260, title=t("timing.sweep.chart_time"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_time"))
 
 
 def sweep_speedup_chart(rows: list[dict], axis_title: str) -> alt.Chart:
@@ -86,12 +143,13 @@ def sweep_speedup_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["label"] = data["mode"].map(_mode_label)
     line = alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("speedup:Q", title=t("timing.chart.speedup")),
+        y=alt.Y("speedup:Q", title=t("timing.chart.speedup"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("speedup:Q", format=".2f")])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
-    return (line + one).properties(height=260, title=t("timing.sweep.chart_speedup"))
+    return (line + one).properties(height=CHART_HEIGHT,
+                                   title=_title("timing.sweep.chart_speedup"))
 
 
 def sweep_utilization_chart(rows: list[dict], axis_title: str) -> alt.Chart:
@@ -103,11 +161,11 @@ def sweep_utilization_chart(rows: list[dict], axis_title: str) -> alt.Chart:
     data["percent"] = data["utilization"] * 100
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("value:Q", title=axis_title, scale=alt.Scale(type="log")),
-        y=alt.Y("percent:Q", title=t("timing.chart.percent_peak")),
+        y=alt.Y("percent:Q", title=t("timing.chart.percent_peak"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
         tooltip=["value:Q", "label:N", alt.Tooltip("percent:Q", format=".1f")],
-    ).properties(height=260, title=t("timing.sweep.chart_util"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_util"))
 
 
 def g1_chart(result: TimingResult, tutorial: dict) -> alt.Chart:
@@ -119,7 +177,7 @@ def g1_chart(result: TimingResult, tutorial: dict) -> alt.Chart:
     return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
         x=alt.X("mode:N", title=t("timing.chart.mode"), sort=None),
         xOffset="who:N",
-        y=alt.Y("seconds:Q", title=t("timing.chart.seconds")),
+        y=alt.Y("seconds:Q", title=t("timing.chart.seconds"), axis=AXIS),
         color=alt.Color("who:N", title=""),
         tooltip=["who:N", "mode:N", alt.Tooltip("seconds:Q", format=".2f")],
-    ).properties(height=260, title=t("timing.g1.chart"))
+    ).properties(height=CHART_HEIGHT, title=_title("timing.g1.chart"))

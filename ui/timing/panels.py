@@ -12,6 +12,7 @@ import streamlit as st
 
 from tfcore.model import get_preset
 from tfcore.timing import (
+    BUSY_LIMITS,
     SweepResult,
     TimingResult,
     explain,
@@ -59,8 +60,11 @@ def mode_table(result: TimingResult) -> pd.DataFrame:
             t("timing.col.median"): _ms(m.median_s) if m.ok else "",
             t("timing.col.p10"): _ms(m.p10_s) if m.ok else "",
             t("timing.col.p90"): _ms(m.p90_s) if m.ok else "",
+            t("timing.col.min"): _ms(m.min_s) if m.ok else "",
+            t("timing.col.max"): _ms(m.max_s) if m.ok else "",
             t("timing.col.wall"): _ms(m.wall_median_s) if m.ok else "",
             t("timing.col.cpu"): _ms(m.cpu_median_s) if m.ok else "",
+            t("timing.col.first_cpu"): _ms(m.first_call_cpu_s) if m.ok else "",
             t("timing.col.first_loss"): f"{m.first_loss:.5f}" if m.first_loss is not None else "",
             t("timing.col.gflops"): f"{m.achieved_flops / 1e9:.2f}" if m.achieved_flops else "",
             t("timing.col.util"): f"{100 * m.utilization:.1f}%" if m.utilization else "",
@@ -76,16 +80,19 @@ def show_result(result: TimingResult) -> None:
                  device_model=result.device.get("model", ""), workload=t(
                      f"timing.workload.{result.workload}"),
                  clock=t(f"timing.clock.{result.clock}")))
+    busy_warning(result)
     speeds = [s for s in result.speedups if s.baseline == "eager"]
     if speeds:
         cols = st.columns(len(speeds))
         for col, s in zip(cols, speeds):
             col.metric(t("timing.metric.speedup", mode=pick(mode_title(s.mode))),
-                       f"{s.ratio:.2f}×", t("timing.metric.spread", low=s.low, high=s.high),
+                       f"{s.ratio:.2f}×", t("timing.metric.statistic", low=s.low, high=s.high,
+                                            clock=t(f"timing.clock.{result.clock}")),
                        delta_color="off")
     left, right = st.columns(2)
     left.altair_chart(charts.step_time_chart(result), width="stretch")
     right.altair_chart(charts.first_call_chart(result), width="stretch")
+    st.caption(t("timing.chart.caption"))
     st.dataframe(mode_table(result), hide_index=True, width="stretch")
     if result.flops_per_step:
         st.caption(t("timing.result.flops", mflops=result.flops_per_step / 1e6,
@@ -97,6 +104,25 @@ def show_result(result: TimingResult) -> None:
         st.json({"versions": result.versions, "threads": result.threads,
                  "device": result.device, "loss": result.loss, "created": result.created,
                  "wall_s": result.wall_s, "request": result.request})
+
+
+def busy_warning(result: TimingResult) -> None:
+    """The engine's busy verdict (:mod:`tfcore.timing.busy`) as a warning with its reasons."""
+    busy = result.busy
+    if not busy.busy:
+        return
+    shown = {"load": lambda: t("timing.busy.load", load=busy.load_per_core or 0.0,
+                               limit=BUSY_LIMITS["load"], cpus=busy.cpus,
+                               before=_load(busy.load_before), after=_load(busy.load_after)),
+             "wall_cpu": lambda: t("timing.busy.wall_cpu", ratio=busy.wall_cpu_ratio or 0.0,
+                                   limit=BUSY_LIMITS["wall_cpu"],
+                                   mode=pick(mode_title(busy.wall_cpu_mode)))}
+    lines = [shown[r]() for r in busy.reasons if r in shown]
+    st.warning("\n\n".join([t("timing.busy.warning")] + lines))
+
+
+def _load(value: float | None) -> str:
+    return "?" if value is None else f"{value:.2f}"
 
 
 def compare_panel() -> None:

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.runs import smooth
+from ui.common import metric_label
 
 MAX_POINTS = 2000
 SKIP = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
@@ -189,14 +190,16 @@ def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool, x_title
                style: ChartStyle = NORMAL, colors: Mapping[str, str] | None = None,
                behind: str | None = None) -> dict:
     """Lines of the ``value`` column by ``series``; the y axis fits the data (fractions:
-    [0, 1]) with ticks and a title. ``colors`` maps series labels to colours; the series
-    named ``behind`` (the raw train values) is drawn thin, under the others.
+    [0, 1]) with ticks and a title. ``title`` is the Keras metric name; the chart shows its
+    translated label (:func:`ui.common.metric_label`). ``colors`` maps series labels to
+    colours; the series named ``behind`` (the raw train values) is drawn thin, under the others.
 
     A Vega-Lite spec written as a dict (no Altair: building and validating an Altair chart
     cost tens of milliseconds per new point, bench/bench_sessions.py), its data in the
     named datasets ``under`` and ``over`` (see :func:`ui.common.cached_chart`)."""
     data = frame[frame["value"] > 0] if log_scale else frame
     domain = y_domain(title, data["value"], log_scale)
+    title = metric_label(title)
     scale: dict = {"type": "log" if log_scale else "linear", "zero": False,
                    "nice": not log_scale and domain != [0.0, 1.0]}
     if domain:

@@ -28,6 +28,7 @@ from ui.common import (
     current_lang,
     guarded,
     kept,
+    metric_label,
     presenter_mode,
     recall,
     run_store,
@@ -251,7 +252,7 @@ def _results(record: RunRecord) -> None:
     test = record.status.extra.get("test_metrics") or {}
     cols = st.columns(max(1, len(test)))
     for col, (name, value) in zip(cols, test.items()):
-        col.metric(t("train.test_metric", name=name), f"{value:.4f}")
+        col.metric(t("train.test_metric", name=metric_label(name)), f"{value:.4f}")
     params = record.status.extra.get("parameters")
     if params:
         st.caption(t("train.parameters", values=", ".join(
