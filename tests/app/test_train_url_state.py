@@ -155,3 +155,13 @@ def test_after_the_builder_warning_choosing_a_source_trains_it() -> None:
     assert not at.button(key="train.start").disabled
     assert catalog("en")["picker.builder_gone"] not in [w.value for w in at.warning]
     assert at.query_params["source"] == "preset"
+
+
+def test_a_device_this_machine_lacks_is_named_not_silently_dropped() -> None:
+    from tfcore.tfenv import describe_devices
+
+    at = _open({"device": "mirrored", "epochs": "4"})
+    warnings = [w.value for w in at.warning]
+    ignored = catalog("en")["train.url_ignored"].format(names="device")
+    assert (ignored in warnings) is (describe_devices().gpu_count == 0), warnings
+    assert at.number_input(key="train.epochs").value == 4

@@ -43,7 +43,7 @@ from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import fit_problems
 from ui.training.settings import setting_input
-from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
+from ui.training.url import PACES, apply_query, device_options, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
 WEIGHTS_KEY = "train.initial_weights"    # workspace-relative .weights.h5 to start from
@@ -91,7 +91,7 @@ def model_section() -> tuple[ModelSpec | None, str | None]:
 def device_section(batch_size: int) -> DeviceChoice:
     """Device radio plus its settings; shows replicas and global/per-replica batch."""
     gpus = devices_report().gpu_count
-    options = list(DEVICE_CHOICES if gpus else ("cpu", "logical")) + ["cluster"]
+    options = device_options()
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))
     config: dict[str, Any] = {"kind": CPU}

@@ -29,7 +29,7 @@ from tfcore.training import (
     SETTINGS,
 )
 from ui.common import devices_report, recall, remember, workspace
-from ui.data.picker import IMAGE_SIZES, RANGES, SOURCES, UPLOAD_KINDS
+from ui.data import IMAGE_SIZES, RANGES, SOURCES, UPLOAD_KINDS
 from ui.training.custom_choices import custom_losses, custom_metrics
 
 WRITTEN_KEY = "train.url.written"      # {param: text} the page last put into the URL
@@ -86,6 +86,11 @@ def _upload(text: str) -> tuple[str, str]:
 
 def _gpus() -> range:
     return range(devices_report().gpu_count)
+
+
+def device_options() -> list[str]:
+    """The device choices this machine offers (the GPU ones only with a GPU)."""
+    return [*(DEVICE_CHOICES if devices_report().gpu_count else ("cpu", "logical")), "cluster"]
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,7 @@ PARAMS: dict[str, Param] = {
     "validate_every": Param("train.validate_every", SETTINGS["validate_every"].parse),
     "ckpt_prefix": Param("train.ckpt_prefix", _choice(lambda: CKPT_PREFIXES)),
     "mixed": Param("train.mixed", _flag),
-    "device": Param("train.device", _choice(lambda: (*DEVICE_CHOICES, "cluster"))),
+    "device": Param("train.device", _choice(device_options)),
     "gpu": Param("train.gpu_index", _choice(_gpus)),
     "gpus": Param("train.visible_gpus", _choices(_gpus)),
     "logical": Param("train.logical_count",
