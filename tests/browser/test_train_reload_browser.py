@@ -41,9 +41,10 @@ def test_a_saved_model_and_a_loss_survive_a_reload(server: str, page) -> None:
 
     page.reload()                                      # F5
     wait_idle(page)
-    expect(_selectbox(page, EN["picker.saved"])).to_contain_text("lesson_net",
-                                                                 timeout=TIMEOUT_MS)
-    expect(_selectbox(page, EN["train.loss"])).to_contain_text(LOSS, timeout=TIMEOUT_MS)
+    expect(_selectbox(page, EN["picker.saved"]).locator("input")).to_have_value(
+        "lesson_net", timeout=TIMEOUT_MS)
+    expect(_selectbox(page, EN["train.loss"]).locator("input")).to_have_value(
+        LOSS, timeout=TIMEOUT_MS)
     expect(source.get_by_role("radio", name=EN["picker.source.saved"])).to_be_checked()
     expect(start).to_be_enabled()
     assert "saved=lesson_net" in page.url and f"loss={LOSS}" in page.url

@@ -91,7 +91,7 @@ def model_section() -> tuple[ModelSpec | None, str | None]:
 def device_section(batch_size: int) -> DeviceChoice:
     """Device radio plus its settings; shows replicas and global/per-replica batch."""
     gpus = devices_report().gpu_count
-    options = device_options()
+    options = device_options(gpus)
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))
     config: dict[str, Any] = {"kind": CPU}

@@ -88,9 +88,9 @@ def _gpus() -> range:
     return range(devices_report().gpu_count)
 
 
-def device_options() -> list[str]:
-    """The device choices this machine offers (the GPU ones only with a GPU)."""
-    return [*(DEVICE_CHOICES if devices_report().gpu_count else ("cpu", "logical")), "cluster"]
+def device_options(gpus: int) -> list[str]:
+    """The device choices a machine with ``gpus`` GPUs offers (the GPU ones only with one)."""
+    return [*(DEVICE_CHOICES if gpus else ("cpu", "logical")), "cluster"]
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ PARAMS: dict[str, Param] = {
     "validate_every": Param("train.validate_every", SETTINGS["validate_every"].parse),
     "ckpt_prefix": Param("train.ckpt_prefix", _choice(lambda: CKPT_PREFIXES)),
     "mixed": Param("train.mixed", _flag),
-    "device": Param("train.device", _choice(device_options)),
+    "device": Param("train.device", _choice(lambda: device_options(len(_gpus())))),
     "gpu": Param("train.gpu_index", _choice(_gpus)),
     "gpus": Param("train.visible_gpus", _choices(_gpus)),
     "logical": Param("train.logical_count",
@@ -168,6 +168,7 @@ PARAMS: dict[str, Param] = {
     "workers": Param("train.cluster.workers", SETTINGS["workers"].parse),
     "backup_every": Param("train.cluster.backup_every", SETTINGS["backup_every"].parse),
     "hosts": Param("train.cluster.hosts", str),
+    "name": Param("train.run_name", str),      # the run's name, once the form asks for one
 }
 
 
