@@ -84,11 +84,11 @@ def test_deferred_model_gets_weights_at_the_first_call_and_saves() -> None:
     assert _total(at) == f"{20 * 256 + 256 + 2570:,}"
     at.text_input(key="bld.save_name").set_value("my_deferred")
     at.button(key="bld.save").click().run()
-    from tfcore.model import store as models_store
+    from tfcore.model import list_specs, load_spec
     from ui.common.resources import workspace
 
-    assert "my_deferred" in models_store.list_specs(workspace())
-    assert models_store.load_spec(workspace(), "my_deferred").inputs[0].shape == (20,)
+    assert "my_deferred" in list_specs(workspace())
+    assert load_spec(workspace(), "my_deferred").inputs[0].shape == (20,)
 
 
 def test_pasted_spec_json_replaces_the_model_and_bad_json_is_reported() -> None:

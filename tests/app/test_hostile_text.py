@@ -133,13 +133,13 @@ def test_paste_box_refuses_a_bad_value_located(value) -> None:
 
 
 def test_saving_over_a_saved_model_asks_first() -> None:
-    from tfcore.model import store
+    from tfcore.model import list_specs
 
     ws = default_workspace().ensure()
     at = open_page("app_pages/builder.py", "en")
     at.text_input(key="bld.save_name").set_value("keep-me").run()
     at.button(key="bld.save").click().run()
-    assert store.list_specs(ws).count("keep-me") == 1
+    assert list_specs(ws).count("keep-me") == 1
     saved = " ".join(m.value for m in at.success)
     assert "models/keep-me.json" in saved and str(ws.root) not in saved   # no server path
     first = (ws.models / "keep-me.json").read_text()

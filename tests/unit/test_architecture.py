@@ -35,7 +35,6 @@ STILL_MODULES = {
     "tfcore.model.canvas_graph": {"ui/canvas/side.py", "ui/canvas/view.py"},
     "tfcore.model.canvas_ops": {"ui/canvas/side.py", "ui/canvas/view.py"},
     "tfcore.model.spec_ops": {"ui/canvas/view.py"},
-    "tfcore.model.store": {"ui/training/form.py"},
     "tfcore.training.jobs": {"ui/training/live.py"},
     "ui.builder.blocks": {"ui/canvas/side.py", "ui/canvas/view.py"},
     "ui.builder.panels": {"ui/canvas/view.py"},

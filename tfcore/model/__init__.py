@@ -6,8 +6,8 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-# whole modules, still taken by the canvas and the Train form (STILL_MODULES in test_architecture)
-from tfcore.model import canvas_graph, canvas_ops, spec_ops, store
+# whole modules, still taken by the canvas (STILL_MODULES in test_architecture)
+from tfcore.model import canvas_graph, canvas_ops, spec_ops
 from tfcore.model.build import build_model
 from tfcore.model.catalog import CATEGORIES, get_type, layer_types, set_custom_types
 from tfcore.model.codegen import STYLES, generate
@@ -79,7 +79,7 @@ __all__ = [
     "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",
     "preset_names", "preset_title", "RAW_KEY", "REG", "REGULARIZERS", "scratch_spec",
     "SEQUENTIAL", "set_custom_types",
-    "SHAPE", "SIZE", "spec_ops", "store", "STYLES", "summarize", "TEXT",
+    "SHAPE", "SIZE", "spec_ops", "STYLES", "summarize", "TEXT",
     "validate", "Validation", "zeroed_uniform_class",
     # nested blocks (scenario B3): path-based edits, group and ungroup
     "add_layer_at", "block_children", "duplicate_layer_at", "group_into_block",

@@ -1,5 +1,7 @@
 """One widget, shared by pages, to choose a model: the builder's current model, a preset
-or a saved model. Returns a ModelSpec."""
+or a saved model, each choice kept across pages. Returns a ModelSpec, or None while nothing
+is chosen: a saved model is never picked for the person, and a remembered (or linked)
+"From the builder" whose model this session does not hold falls back to no choice."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ import streamlit as st
 
 from tfcore.model import ModelSpec, get_preset, list_specs, load_spec, preset_names, preset_title
 from ui.common.i18n import pick, t
+from ui.common.memory import kept, recall
 from ui.common.resources import workspace
 from ui.common.text import plain
+from ui.common.widgets import choose_placeholder
 
 # The builder page keeps the model being edited here; other pages read it.
 CURRENT_SPEC_KEY = "builder.spec"
@@ -17,24 +21,31 @@ CURRENT_SPEC_KEY = "builder.spec"
 def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
     """Render the model source and choice widgets; return the chosen spec (or None)."""
     sources = ["preset", "saved"]
-    if st.session_state.get(CURRENT_SPEC_KEY) is not None:
+    builder = st.session_state.get(CURRENT_SPEC_KEY)
+    if builder is not None:
         sources.insert(0, "builder")
-    source = st.radio(t("picker.source"), sources, horizontal=True,
-                      format_func={s: t(f"picker.source.{s}") for s in sources}.get,
-                      key=f"{key}.source")
+    gone = builder is None and recall(f"{key}.source") == "builder"
+    if gone:
+        st.warning(t("picker.builder_gone"), icon=":material/link_off:")
+    source = kept(st.radio, t("picker.source"), sources, horizontal=True, allowed=sources,
+                  index=None if gone else 0,
+                  format_func={s: t(f"picker.source.{s}") for s in sources}.get,
+                  key=f"{key}.source")
     if source == "builder":
-        spec = st.session_state[CURRENT_SPEC_KEY]
-        st.caption(t("picker.builder_model", name=plain(spec.name)))
-        return spec
+        st.caption(t("picker.builder_model", name=plain(builder.name)))
+        return builder
     if source == "saved":
         names = list_specs(workspace())
         if not names:
             st.info(t("picker.no_saved"))
             return None
-        name = st.selectbox(t("picker.saved"), names, key=f"{key}.saved")
-        return load_spec(workspace(), name)
+        name = kept(st.selectbox, t("picker.saved"), names, index=None, allowed=names,
+                    placeholder=choose_placeholder(names, many=False), key=f"{key}.saved")
+        return load_spec(workspace(), name) if name is not None else None
+    if source is None:
+        return None
     names = preset_names()
-    index = names.index(default_preset) if default_preset in names else 0
-    name = st.selectbox(t("picker.preset"), names, index=index, key=f"{key}.preset",
-                        format_func={n: pick(preset_title(n)) for n in names}.get)
+    name = kept(st.selectbox, t("picker.preset"), names, allowed=names,
+                index=names.index(default_preset) if default_preset in names else 0,
+                format_func={n: pick(preset_title(n)) for n in names}.get, key=f"{key}.preset")
     return get_preset(name)

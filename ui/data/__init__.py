@@ -5,8 +5,15 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.data.picker import load_with_spinner, pick_dataset
+from ui.data.picker import (
+    IMAGE_SIZES,
+    RANGES,
+    SOURCES,
+    UPLOAD_KINDS,
+    load_with_spinner,
+    pick_dataset,
+)
 
 __all__ = [
-    "load_with_spinner", "pick_dataset",
+    "IMAGE_SIZES", "RANGES", "SOURCES", "UPLOAD_KINDS", "load_with_spinner", "pick_dataset",
 ]

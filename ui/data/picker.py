@@ -4,6 +4,8 @@ Datasets by name, or uploads. Returns a DatasetRequest; loading is the caller's 
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from tfcore.data import (
@@ -27,6 +29,9 @@ SOURCES = ("builtin", "tfds", "upload")
 UPLOAD_KINDS = {"csv": ["csv", "txt"], "npz": ["npz"], "images": ["zip"]}
 POINT_SETS = ("circles", "xor", "spirals", "blobs")
 IMAGE_SIZES = (0, 28, 32, 64, 96, 128, 224, 256)
+# slider ranges (low, high, step, default); a link's value is checked against them
+RANGES = {"n_samples": (50, 2000, 50, 400), "noise": (0.0, 0.5, 0.05, 0.1),
+          "classes": (2, 8, 1, 3), "val": (0.0, 0.5, 0.05, 0.1), "test": (0.0, 0.5, 0.05, 0.2)}
 
 
 def pick_dataset(key: str, default: str = DEFAULT_DATASET,
@@ -60,14 +65,16 @@ def _builtin(key: str, default: str) -> tuple[str, dict]:
     options: dict = {}
     if name in POINT_SETS:
         cols = st.columns(3 if name == "blobs" else 2)
-        options["n_samples"] = kept(cols[0].slider, t("data.opt.n_samples"), 50, 2000, value=400,
-                                    step=50, key=f"{key}.n_samples")
-        options["noise"] = kept(cols[1].slider, t("data.opt.noise"), 0.0, 0.5, value=0.1, step=0.05,
-                                key=f"{key}.noise")
-        if name == "blobs":
-            options["classes"] = kept(cols[2].slider, t("data.opt.classes"), 2, 8, value=3,
-                                      key=f"{key}.classes")
+        names = ("n_samples", "noise", "classes")[:len(cols)]
+        for col, option in zip(cols, names):
+            options[option] = _slider(col, f"data.opt.{option}", option, key)
     return name, options
+
+
+def _slider(where: Any, label: str, name: str, key: str) -> Any:
+    """A slider with the range of ``RANGES[name]``, kept across pages."""
+    low, high, step, default = RANGES[name]
+    return kept(where.slider, t(label), low, high, value=default, step=step, key=f"{key}.{name}")
 
 
 def _tfds(key: str) -> tuple[str | None, dict]:
@@ -168,10 +175,8 @@ def _splits(key: str, name: str) -> tuple[float, float, int]:
         if name == "house_prices":
             st.caption(t("data.split.fixed"))
         cols = st.columns(3)
-        val = kept(cols[0].slider, t("data.split.val"), 0.0, 0.5, value=0.1, step=0.05,
-                   key=f"{key}.val")
-        test = kept(cols[1].slider, t("data.split.test"), 0.0, 0.5, value=0.2, step=0.05,
-                    key=f"{key}.test")
+        val = _slider(cols[0], "data.split.val", "val", key)
+        test = _slider(cols[1], "data.split.test", "test", key)
         seed = int(kept(cols[2].number_input, t("data.split.seed"), 0, 2**31 - 1, value=0, step=1,
                         key=f"{key}.seed"))
     return float(val), float(test), seed

@@ -34,10 +34,9 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def cluster_section(batch_size: int, query: dict) -> tuple[dict, int]:
+def cluster_section(batch_size: int) -> tuple[dict, int]:
     """The cluster widgets; returns the device config (with its ``cluster`` section, which
     ``jobs.start_run`` moves to ``run.json["cluster"]``) and the number of replicas."""
-    query.pop("device", None)            # a cluster is not a link parameter
     mode = kept(st.radio, t("cluster.mode"), list(MODES), horizontal=True, allowed=list(MODES),
                 key="train.cluster.mode", format_func=lambda m: t(f"cluster.mode.{m}"))
     backup = setting_input(st, "backup_every", t("cluster.backup_every"),

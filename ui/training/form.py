@@ -2,7 +2,8 @@
 ``run.json`` request that ``tfcore.training.jobs.start_run`` takes.
 
 Every value is kept across page switches (``ui.common.kept``) and mirrored in the URL
-(``ui.training.url``); a model that cannot fit the dataset disables Train and says why.
+(``ui.training.url``), so a reload brings back what will train; a missing model or one that
+cannot fit the dataset disables Train and says why.
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from tfcore.data import dataset_names
-from tfcore.model import ModelSpec, from_dict, get_preset, preset_names, preset_title
-from tfcore.model import store as models_store
+from tfcore.model import ModelSpec, from_dict
 from tfcore.training import (
     CKPT_PREFIXES,
     CPU,
@@ -30,22 +29,21 @@ from tfcore.training import (
     default_loss_and_metrics,
 )
 from ui.common import (
-    CURRENT_SPEC_KEY,
     choose_placeholder,
     devices_report,
     guarded,
     kept,
     pick,
+    pick_model,
     plain,
     t,
-    workspace,
 )
 from ui.data import load_with_spinner, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import fit_problems
 from ui.training.settings import setting_input
-from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
+from ui.training.url import PACES, apply_query, device_options, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
 WEIGHTS_KEY = "train.initial_weights"    # workspace-relative .weights.h5 to start from
@@ -64,12 +62,11 @@ class DeviceChoice:
 
 @dataclass
 class FormResult:
-    """The run request (None while something is missing or does not fit), the reasons
-    Train is disabled, and the values mirrored in the URL."""
+    """The run request (None while something is missing or does not fit) and the reasons
+    Train is disabled."""
 
     request: dict | None = None
     problems: list[str] = field(default_factory=list)
-    query: dict = field(default_factory=dict)
 
 
 def _handed_spec() -> ModelSpec | None:
@@ -79,7 +76,7 @@ def _handed_spec() -> ModelSpec | None:
     return value if isinstance(value, ModelSpec) else from_dict(value)
 
 
-def model_section(query: dict) -> tuple[ModelSpec | None, str | None]:
+def model_section() -> tuple[ModelSpec | None, str | None]:
     """The model to train and the initial weights (from the weights lab), if any."""
     handed = _handed_spec()
     weights = st.session_state.get(WEIGHTS_KEY)
@@ -88,44 +85,15 @@ def model_section(query: dict) -> tuple[ModelSpec | None, str | None]:
         if weights:
             st.caption(t("train.initial_weights", path=plain(weights)))
         return handed, weights or None
-    return _pick_model(query), None
+    return pick_model(MODEL_KEY), None
 
 
-def _pick_model(query: dict) -> ModelSpec | None:
-    """Model source (builder / preset / saved) and the choice: the widgets of
-    ``ui.common.pick_model``, with their values kept across pages."""
-    sources = ["preset", "saved"]
-    if st.session_state.get(CURRENT_SPEC_KEY) is not None:
-        sources.insert(0, "builder")
-    source = kept(st.radio, t("picker.source"), sources, horizontal=True, allowed=sources,
-                  format_func=lambda s: t(f"picker.source.{s}"), key=f"{MODEL_KEY}.source")
-    if source == "builder":
-        spec = st.session_state[CURRENT_SPEC_KEY]
-        st.caption(t("picker.builder_model", name=spec.name))
-        return spec
-    if source == "saved":
-        names = models_store.list_specs(workspace())
-        if not names:
-            st.info(t("picker.no_saved"))
-            return None
-        name = kept(st.selectbox, t("picker.saved"), names, key=f"{MODEL_KEY}.saved",
-                    allowed=names)
-        return models_store.load_spec(workspace(), name)
-    names = preset_names()
-    name = kept(st.selectbox, t("picker.preset"), names, index=names.index("mlp"),
-                key=f"{MODEL_KEY}.preset", allowed=names,
-                format_func=lambda n: pick(preset_title(n)))
-    query["preset"] = name
-    return get_preset(name)
-
-
-def device_section(batch_size: int, query: dict) -> DeviceChoice:
+def device_section(batch_size: int) -> DeviceChoice:
     """Device radio plus its settings; shows replicas and global/per-replica batch."""
     gpus = devices_report().gpu_count
-    options = list(DEVICE_CHOICES if gpus else ("cpu", "logical")) + ["cluster"]
+    options = device_options(gpus)
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))
-    query["device"] = kind
     config: dict[str, Any] = {"kind": CPU}
     replicas = 1
     visible = [] if kind == "gpu" else _visible_gpus(gpus, kind)
@@ -138,7 +106,7 @@ def device_section(batch_size: int, query: dict) -> DeviceChoice:
     elif kind == "cluster":
         from ui.training.cluster_form import cluster_section
 
-        config, replicas = cluster_section(batch_size, query)
+        config, replicas = cluster_section(batch_size)
     elif kind == "logical":
         count = kept(st.number_input, t("train.logical_count"), 2,
                      SETTINGS["logical_devices"].high, value=2, key="train.logical_count")
@@ -209,7 +177,7 @@ def optimizer_options(optimizer: str) -> dict:
     return {name: SETTINGS[name].kind(value) for name, value in values.items()}
 
 
-def training_section(task: str, num_classes: int | None, query: dict) -> dict:
+def training_section(task: str, num_classes: int | None) -> dict:
     """Loop, optimizer, schedule, loss, metrics, sizes and pacing -> TrainConfig dict."""
     loss_default, metrics_default = default_loss_and_metrics(task, num_classes)
     defaults = TrainConfig()
@@ -252,10 +220,6 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
                       help=t("checkpointing.prefix_help"))
         mixed = kept(a3.checkbox, t("train.mixed_precision"), key="train.mixed")
         a3.caption(t("train.mixed_help"))
-    query.update(epochs=int(epochs), batch=int(batch), lr=float(lr), optimizer=optimizer,
-                 schedule=schedule, loop=loop, seed=int(seed))
-    query.update({name: value for name, value in options.items()
-                  if value != SETTINGS[name].default})
     config = {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
               "learning_rate": float(lr), "schedule": schedule,
               "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
@@ -264,7 +228,6 @@ def training_section(task: str, num_classes: int | None, query: dict) -> dict:
               "ckpt_prefix": prefix, **options}
     show_loop_code(config)                      # T1: the GradientTape loop's own code
     if PACING:
-        query["pace"] = pace
         config["steps_per_second"] = float(pace) if pace else None
     return config
 
@@ -280,11 +243,10 @@ def setup_form() -> FormResult:
     if ignored:
         st.warning(t("train.url_ignored", names=plain(", ".join(ignored))),
                    icon=":material/link_off:")
-    query = result.query
     left, right = st.columns(2)
     with left:
         st.subheader(t("train.model"))
-        spec, weights = model_section(query)
+        spec, weights = model_section()
     with right:
         st.subheader(t("train.dataset"))
         request = pick_dataset("train.data", model_shape=_model_input_shape(spec))
@@ -295,16 +257,16 @@ def setup_form() -> FormResult:
                          val=info.n_val, test=info.n_test,
                          shape=" x ".join(map(str, info.input_shape)),
                          classes=info.num_classes or "-"))
-            if request.name in dataset_names():
-                query["dataset"] = request.name
+    if spec is None:
+        result.problems = [t("train.choose_model")]
     if spec is None or request is None or bundle is None:
-        mirror(query)
+        mirror(bundle.info.task if bundle is not None else None)
         return result
     st.subheader(t("train.settings"))
-    training = training_section(bundle.info.task, bundle.info.num_classes, query)
+    training = training_section(bundle.info.task, bundle.info.num_classes)
     st.subheader(t("train.device_header"))
-    device = device_section(training["batch_size"], query)
-    mirror(query)
+    device = device_section(training["batch_size"])
+    mirror(bundle.info.task)
     result.problems = [t(p.key, **p.params) for p in
                        fit_problems(spec, bundle.info, training["loss"])]
     if result.problems:
