@@ -26,6 +26,7 @@ from tfcore.custom.store import (
     read_all,
     require_trusted,
 )
+from tfcore.messages import Text
 
 PACKAGE = "custom"
 MODULE_ROOT = "tflab_custom"
@@ -193,15 +194,14 @@ def layer_type(item: LoadedClass) -> Any:
         kind = {bool: BOOL, int: INT, float: FLOAT, str: TEXT}.get(type(default))
         if kind is None:
             continue
-        help_text = {"en": f"{p.name} of {item.name} (from your code).",
-                     "zh": f"{item.name} 的 {p.name}（来自你的代码）。"}
+        help_text = Text("custom.layer.param", {"param": p.name, "cls": item.name})
         params.append(ParamSpec(p.name, kind, default, help=help_text))
     doc = (inspect.getdoc(item.cls) or "").strip().splitlines()
-    summary = doc[0] if doc else f"Defined in {item.file}.py."
+    summary = (Text("custom.layer.help", {"summary": doc[0]}) if doc else
+               Text("custom.layer.defined_in", {"file": item.file}))
     return LayerType(item.type_name, "custom",
-                     {"en": f"{item.name} (your code, {item.file}.py)",
-                      "zh": f"{item.name}（你的代码，{item.file}.py）"},
-                     {"en": summary, "zh": summary}, tuple(params),
+                     Text("custom.layer.title", {"cls": item.name, "file": item.file}),
+                     summary, tuple(params),
                      f"{MODULE_ROOT}.{item.file}.{item.name}")
 
 

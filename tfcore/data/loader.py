@@ -24,6 +24,7 @@ from tfcore.data.base import (
 )
 from tfcore.data.pipeline import PipelineConfig, make_pipeline, pipeline_steps
 from tfcore.errors import DatasetError
+from tfcore.messages import Text
 
 __all__ = [
     "DEFAULT_DATASET", "SPLITS", "DatasetBundle", "DatasetInfo", "DatasetRequest",
@@ -53,16 +54,16 @@ def prefixes() -> list[str]:
     return list(_sources.PREFIXES)
 
 
-def dataset_title(name: str) -> dict[str, str]:
-    """``{"en": ..., "zh": ...}`` title of a dataset name (prefixed names included)."""
+def dataset_title(name: str) -> Text:
+    """The title of a dataset name (prefixed names included), a catalog text."""
     if name in _sources.SOURCES:
-        return dict(_sources.SOURCES[name].title)
+        return _sources.SOURCES[name].title
     _ensure_prefixes()
     found = _sources.find_prefix(name)
     if found:
         source, arg = found
-        return {lang: f"{text}: {arg}" for lang, text in source.title.items()}
-    return {"en": name, "zh": name}
+        return Text("data.source.with_arg", {"source": source.title, "arg": arg})
+    return Text("data.source.unknown", {"name": name})
 
 
 def dataset_kind(name: str) -> str | None:

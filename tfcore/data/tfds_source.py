@@ -20,6 +20,7 @@ from tfcore.data import sources as registry
 from tfcore.data.base import RawData
 from tfcore.data.options import bool_option, check_known, int_option, str_option
 from tfcore.errors import DatasetError
+from tfcore.messages import Text
 
 PREFIX = "tfds:"
 SUGGESTED = ("mnist", "fashion_mnist", "cifar10", "tf_flowers")
@@ -219,4 +220,4 @@ def _check_size(tfds_name: str, info, feature, image_size: int | None, limit: in
 
 
 registry.register_prefix(registry.PrefixSource(
-    PREFIX, {"en": "TensorFlow Datasets", "zh": "TensorFlow Datasets 数据集"}, load_tfds))
+    PREFIX, Text("data.source.tfds"), load_tfds))

@@ -18,6 +18,7 @@ from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
 from tfcore.data.limits import too_big as _too_big
 from tfcore.data.options import bool_option, check_known, str_option
 from tfcore.errors import DatasetError, WorkspaceError
+from tfcore.messages import Text
 from tfcore.workspace import Workspace, default_workspace
 
 MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
@@ -55,7 +56,7 @@ def uploads_path(arg: str, workspace: Workspace | None = None) -> Path:
 
 def safe_filename(name: str) -> str:
     """A plain, readable file name for a person's upload: no folders, no control or odd
-    characters (letters of any script stay: ``训练数据.csv``), a known extension, a stem of at
+    characters (letters of any script stay, Chinese ones too), a known extension, a stem of at
     most ``MAX_NAME_CHARS`` characters (``upload`` when nothing usable is left).
 
     Raises:
@@ -305,9 +306,6 @@ def _images(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawDa
     return load_images(name, arg, uploads_path(arg), options)
 
 
-for _kind, _loader, _en, _zh in (
-        ("csv", load_csv, "Uploaded CSV", "上传的 CSV"),
-        ("npz", load_npz, "Uploaded NPZ", "上传的 NPZ"),
-        ("images", _images, "Uploaded images", "上传的图片")):
+for _kind, _loader in (("csv", load_csv), ("npz", load_npz), ("images", _images)):
     registry.register_prefix(registry.PrefixSource(
-        f"upload:{_kind}:", {"en": _en, "zh": _zh}, _loader, _fingerprint))
+        f"upload:{_kind}:", Text(f"data.source.upload_{_kind}"), _loader, _fingerprint))

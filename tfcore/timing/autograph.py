@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from tfcore.errors import TimingError
+from tfcore.messages import Text
 
 TRUSTED_ENV = "TFLAB_TRUSTED_CODE"
 
@@ -70,16 +71,12 @@ class AutoGraphExample:
 
 
 EXAMPLES: dict[str, AutoGraphExample] = {e.name: e for e in (
-    AutoGraphExample("square_if_positive", {"en": "if/else on a tensor (G4)",
-                                            "zh": "张量上的 if/else（G4）"},
+    AutoGraphExample("square_if_positive", Text("timing.autograph.square_if_positive"),
                      square_if_positive, 1, -100, 100),
-    AutoGraphExample("collatz_steps", {"en": "while loop on a tensor",
-                                       "zh": "张量上的 while 循环"}, collatz_steps, 27, 1, 10_000),
-    AutoGraphExample("sum_of_squares", {"en": "for loop over tf.range",
-                                        "zh": "遍历 tf.range 的 for 循环"},
+    AutoGraphExample("collatz_steps", Text("timing.autograph.collatz_steps"), collatz_steps, 27, 1, 10_000),
+    AutoGraphExample("sum_of_squares", Text("timing.autograph.sum_of_squares"),
                      sum_of_squares, 5, 0, 1000),
-    AutoGraphExample("squares_array", {"en": "TensorArray in a loop",
-                                       "zh": "循环中写入 TensorArray"}, squares_array, 5, 0, 100),
+    AutoGraphExample("squares_array", Text("timing.autograph.squares_array"), squares_array, 5, 0, 100),
 )}
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
+from tfcore.messages import Text
 
 WORKLOADS = ("step", "forward")
 
@@ -113,10 +114,10 @@ class ModeDef:
 
 
 MODES: dict[str, ModeDef] = {m.name: m for m in (
-    ModeDef("eager", {"en": "Eager", "zh": "即时执行 (Eager)"}, WORKLOADS, _eager),
-    ModeDef("graph", {"en": "tf.function", "zh": "计算图 (tf.function)"}, WORKLOADS, _graph),
-    ModeDef("xla", {"en": "tf.function + XLA", "zh": "计算图 + XLA 编译"}, WORKLOADS, _xla),
-    ModeDef("fit", {"en": "Keras fit step", "zh": "Keras fit 训练步"}, ("step",), _fit),
+    ModeDef("eager", Text("timing.mode.eager"), WORKLOADS, _eager),
+    ModeDef("graph", Text("timing.mode.graph"), WORKLOADS, _graph),
+    ModeDef("xla", Text("timing.mode.xla"), WORKLOADS, _xla),
+    ModeDef("fit", Text("timing.mode.fit"), ("step",), _fit),
 )}
 
 
@@ -126,7 +127,7 @@ def mode_names() -> list[str]:
 
 def mode_title(name: str) -> Mapping[str, str]:
     mode = MODES.get(name)
-    return mode.title if mode else {"en": name, "zh": name}
+    return mode.title if mode else Text("timing.mode.unknown", {"name": name})
 
 
 def check_modes(modes: Sequence[str], workload: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
+from tfcore.messages import Text
 from tfcore.timing.result import short_error
 
 ARG_KINDS = ("tensor", "numpy", "python")
@@ -166,14 +167,13 @@ def _make_tensor_array(log: list, stream: str) -> Callable:
 
 
 FUNCTIONS: dict[str, LabFunction] = {f.name: f for f in (
-    LabFunction("print_twice", {"en": "G2: print vs tf.print", "zh": "G2：print 与 tf.print"},
+    LabFunction("print_twice", Text("timing.function.print_twice"),
                 True, '@tf.function\ndef f(x):\n    print("The function is running in Python")'
                 '\n    tf.print(x)\n    return x', _make_print_function),
-    LabFunction("variable_counter", {"en": "G3: a variable updated inside",
-                                     "zh": "G3：在函数内更新变量"}, False,
+    LabFunction("variable_counter", Text("timing.function.variable_counter"), False,
                 "a = tf.Variable(0.0)\n\n@tf.function\ndef g():\n    a.assign(a + 1.0)\n"
                 "    return a", _make_counter),
-    LabFunction("tensor_array", {"en": "G5: TensorArray", "zh": "G5：TensorArray"}, False,
+    LabFunction("tensor_array", Text("timing.function.tensor_array"), False,
                 "@tf.function\ndef array_write_and_read():\n"
                 "    arr = tf.TensorArray(dtype=tf.float32, size=3)\n"
                 "    arr = arr.write(0, tf.constant(0.0))\n"

@@ -1,8 +1,10 @@
 """One translation function for every visible string, English and Simplified Chinese.
 
-Catalogs live in ``ui/common/locales/<lang>/<area>.json`` (flat ``key: text`` maps); every area
-file exists in both languages with the same keys (a test checks). Keys are unique
-across areas and start with the area name, e.g. ``home.title``.
+Catalogs live in ``ui/common/locales/<lang>/<area>.json`` (the pages' texts) and
+``tfcore/locales/<lang>/<area>.json`` (the engine's: its errors, layers, presets, datasets;
+see :mod:`tfcore.messages`), flat ``key: text`` maps merged into one catalog per language.
+Every area file exists in both languages with the same keys (a test checks). Keys are
+unique across areas and both folders, and start with the area name, e.g. ``home.title``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from typing import Any, Mapping
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from tfcore import messages
+
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LOCALE_DIRS = (messages.LOCALES_DIR, LOCALES_DIR)   # the engine's keys, then the pages'
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANG = "en"
 STATE_KEY = "lang"  # the session's language; not a widget key, so it survives page switches
@@ -24,8 +29,8 @@ WIDGET_KEY = "lang_widget"
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> Mapping[str, str]:
-    """All keys of one language, merged from its area files."""
-    merged: dict[str, str] = {}
+    """All keys of one language, merged from the engine's and the pages' area files."""
+    merged: dict[str, str] = dict(messages.catalog(lang))
     for path in sorted((LOCALES_DIR / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
@@ -73,11 +78,15 @@ def t(key: str, /, **params: Any) -> str:
 
 
 def pick(texts: Mapping[str, str] | str | None) -> str:
-    """Choose the current language from a ``{"en": ..., "zh": ...}`` map kept in the engine."""
+    """An engine text in the current language: a :class:`tfcore.messages.Text` (key and
+    params, rendered by :func:`t`) or a ``{"en": ..., "zh": ...}`` map."""
     if texts is None:
         return ""
     if isinstance(texts, str):
         return texts
+    if isinstance(texts, messages.Text):
+        return t(texts.key, **{k: pick(v) if isinstance(v, messages.Text) else v
+                               for k, v in texts.params.items()})
     return texts.get(current_lang()) or texts.get(DEFAULT_LANG) or ""
 
 

@@ -1,0 +1,81 @@
+"""The engine's message catalogs: one English and one Chinese text per key, no Streamlit.
+
+Catalogs live in ``tfcore/locales/<lang>/<area>.json`` (flat ``key: text`` maps, the same
+keys in both languages; a test checks). The engine raises errors and names its layers,
+presets and datasets by key (:class:`Text`); the English rendering is the error's
+``message`` and the CLI's output, the dashboard renders the key in the reader's language
+(``ui.common.i18n`` merges these catalogs with its own).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LANGUAGES = ("en", "zh")
+DEFAULT_LANG = "en"
+LANG_ENV = "TFLAB_LANG"
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> Mapping[str, str]:
+    """All engine keys of one language, merged from its area files."""
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
+
+
+def cli_lang() -> str:
+    """The language of command-line output: ``TFLAB_LANG`` when it names one, else English."""
+    lang = os.environ.get(LANG_ENV, DEFAULT_LANG)
+    return lang if lang in LANGUAGES else DEFAULT_LANG
+
+
+def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT_LANG) -> str | None:
+    """The text of ``key`` in ``lang`` (English when that language lacks it) formatted with
+    ``params`` (a :class:`Text` among them rendered in ``lang`` too); None when no catalog
+    has the key or the params do not fit its text."""
+    text = catalog(lang).get(key)
+    if text is None:
+        text = catalog(DEFAULT_LANG).get(key)
+    if text is None:
+        return None
+    shown = {k: v[lang] if isinstance(v, Text) else v for k, v in (params or {}).items()}
+    try:
+        return text.format(**shown) if shown else text
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Text(Mapping[str, str]):
+    """A translatable text the engine hands out: a catalog key and its parameters.
+
+    It reads like the ``{"en": ..., "zh": ...}`` map it replaces (``text["zh"]``,
+    ``dict(text)``), so readers that index by language keep working; the dashboard renders
+    ``key`` with ``params`` through its translation function.
+    """
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    def __getitem__(self, lang: str) -> str:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        shown = render(self.key, self.params, lang)
+        return self.key if shown is None else shown
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+    def __str__(self) -> str:
+        return self[DEFAULT_LANG]
