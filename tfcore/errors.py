@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tfcore.messages import DEFAULT_LANG, render
+from tfcore.messages import DEFAULT_LANG, plain_params, render
 
 
 class TFLabError(Exception):
@@ -41,6 +41,11 @@ class TFLabError(Exception):
         if lang == DEFAULT_LANG:
             return self.message
         return render(self.key, self.params, lang) or self.message
+
+    def plain_params(self) -> dict[str, Any]:
+        """``params`` with lists joined and texts rendered in English: what a JSON file of
+        plain values (``status.json``'s ``error_params``) can hold."""
+        return plain_params(self.params)
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.message

@@ -20,6 +20,7 @@ LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 LANGUAGES = ("en", "zh")
 DEFAULT_LANG = "en"
 LANG_ENV = "TFLAB_LANG"
+SEPARATORS = {"en": ", ", "zh": "、"}     # between the items of a list parameter
 
 
 @lru_cache(maxsize=None)
@@ -46,11 +47,28 @@ def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAUL
         text = catalog(DEFAULT_LANG).get(key)
     if text is None:
         return None
-    shown = {k: v[lang] if isinstance(v, Text) else v for k, v in (params or {}).items()}
+    shown = {k: shown_value(v, lang) for k, v in (params or {}).items()}
     try:
         return text.format(**shown) if shown else text
     except (KeyError, IndexError, ValueError):
         return None
+
+
+def shown_value(value: Any, lang: str) -> Any:
+    """A parameter as a message shows it: a :class:`Text` rendered in ``lang``, a list or
+    tuple (choices, names) joined with the language's list separator, anything else as is."""
+    if isinstance(value, Text):
+        return value[lang]
+    if isinstance(value, (list, tuple)):
+        return SEPARATORS.get(lang, ", ").join(str(shown_value(v, lang)) for v in value)
+    return value
+
+
+def plain_params(params: Mapping[str, Any], lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """Parameters reduced to plain values (for a JSON file that takes only scalars): lists
+    joined and texts rendered in ``lang``; numbers, strings, booleans and None kept."""
+    return {k: v if v is None or isinstance(v, (str, int, float, bool)) else
+            str(shown_value(v, lang)) for k, v in params.items()}
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,8 @@ def dataset_title(name: str) -> Text:
     found = _sources.find_prefix(name)
     if found:
         source, arg = found
-        return Text("data.source.with_arg", {"source": source.title, "arg": arg})
-    return Text("data.source.unknown", {"name": name})
+        return Text("data.title.with_arg", {"source": source.title, "arg": arg})
+    return Text("data.title.unknown", {"name": name})
 
 
 def dataset_kind(name: str) -> str | None:

@@ -39,19 +39,19 @@ class PrefixSource:
 
 
 SOURCES: dict[str, Source] = {s.name: s for s in (
-    Source("digits28", Text("data.source.digits28"),
+    Source("digits28", Text("data.title.digits28"),
            "image", "classification", builtin.load_digits28),
-    Source("digits8", Text("data.source.digits8"),
+    Source("digits8", Text("data.title.digits8"),
            "image", "classification", builtin.load_digits8),
-    Source("house_prices", Text("data.source.house_prices"),
+    Source("house_prices", Text("data.title.house_prices"),
            "table", "regression", builtin.load_house_prices),
-    Source("circles", Text("data.source.circles"), "points", "classification",
+    Source("circles", Text("data.title.circles"), "points", "classification",
            builtin.load_circles, builtin.POINT_OPTIONS),
-    Source("xor", Text("data.source.xor"), "points", "classification",
+    Source("xor", Text("data.title.xor"), "points", "classification",
            builtin.load_xor, builtin.POINT_OPTIONS),
-    Source("spirals", Text("data.source.spirals"), "points", "classification",
+    Source("spirals", Text("data.title.spirals"), "points", "classification",
            builtin.load_spirals, builtin.POINT_OPTIONS),
-    Source("blobs", Text("data.source.blobs"), "points", "classification",
+    Source("blobs", Text("data.title.blobs"), "points", "classification",
            builtin.load_blobs, builtin.POINT_OPTIONS + ("classes",)),
 )}
 

@@ -220,4 +220,4 @@ def _check_size(tfds_name: str, info, feature, image_size: int | None, limit: in
 
 
 registry.register_prefix(registry.PrefixSource(
-    PREFIX, Text("data.source.tfds"), load_tfds))
+    PREFIX, Text("data.title.tfds"), load_tfds))

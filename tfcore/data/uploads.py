@@ -308,4 +308,4 @@ def _images(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawDa
 
 for _kind, _loader in (("csv", load_csv), ("npz", load_npz), ("images", _images)):
     registry.register_prefix(registry.PrefixSource(
-        f"upload:{_kind}:", Text(f"data.source.upload_{_kind}"), _loader, _fingerprint))
+        f"upload:{_kind}:", Text(f"data.title.upload_{_kind}"), _loader, _fingerprint))

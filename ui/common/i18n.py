@@ -65,16 +65,30 @@ def _set_lang(lang: str) -> None:
 
 
 def t(key: str, /, **params: Any) -> str:
-    """The text of ``key`` in the current language, formatted with ``params``.
+    """The text of ``key`` in the current language, formatted with ``params`` (engine texts
+    rendered, lists joined: see :func:`_shown`).
 
     ``key`` is positional-only, so a parameter may be called ``key`` (or anything else)
     without colliding with it. A key missing from the catalog shows as the key itself,
     which the i18n tests catch.
     """
-    text = catalog(current_lang()).get(key)
+    lang = current_lang()
+    text = catalog(lang).get(key)
     if text is None:
         text = catalog(DEFAULT_LANG).get(key, key)
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    return text.format(**{k: _shown(v, lang) for k, v in params.items()})
+
+
+def _shown(value: Any, lang: str) -> Any:
+    """An engine text parameter rendered through :func:`t` (its key may be a page's), a list
+    joined with the language's separator, anything else as is."""
+    if isinstance(value, messages.Text):
+        return pick(value)
+    if isinstance(value, (list, tuple)):
+        return messages.SEPARATORS.get(lang, ", ").join(str(_shown(v, lang)) for v in value)
+    return value
 
 
 def pick(texts: Mapping[str, str] | str | None) -> str:
@@ -85,8 +99,7 @@ def pick(texts: Mapping[str, str] | str | None) -> str:
     if isinstance(texts, str):
         return texts
     if isinstance(texts, messages.Text):
-        return t(texts.key, **{k: pick(v) if isinstance(v, messages.Text) else v
-                               for k, v in texts.params.items()})
+        return t(texts.key, **texts.params)
     return texts.get(current_lang()) or texts.get(DEFAULT_LANG) or ""
 
 

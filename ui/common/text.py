@@ -61,6 +61,15 @@ class _Plain(str):
 
 
 def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Template parameters with every string escaped by :func:`plain` (``{name!r}`` too);
-    numbers stay numbers so format specs such as ``{mb:.1f}`` keep working."""
-    return {k: _Plain(v) if isinstance(v, str) else v for k, v in params.items()}
+    """Template parameters with every string escaped by :func:`plain` (``{name!r}`` too, and
+    the strings of a list); numbers stay numbers so format specs such as ``{mb:.1f}`` keep
+    working, and engine texts stay texts (their catalog text is the app's own)."""
+    return {k: _escaped(v) for k, v in params.items()}
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return _Plain(value)
+    if isinstance(value, (list, tuple)):
+        return [_escaped(v) for v in value]
+    return value
