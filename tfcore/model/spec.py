@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from tfcore.errors import SpecError
+from tfcore.messages import render
 
 FORMAT = 1
 SEQUENTIAL, FUNCTIONAL = "sequential", "functional"
@@ -53,7 +54,11 @@ class Problem:
         return f"{self.location}.{self.field}" if self.field else self.location
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.allowed} Received: {self.value!r}"
+        """The English catalog text of ``key`` when its params fill it, else the old form."""
+        value = repr(self.value)
+        value = value if len(value) <= 300 else value[:300] + "..."
+        shown = render(self.key, {"where": self.where, "value": value, **self.params})
+        return shown or f"{self.where}: {self.allowed} Received: {self.value!r}"
 
 
 @dataclass(frozen=True)
