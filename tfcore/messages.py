@@ -20,7 +20,7 @@ LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 LANGUAGES = ("en", "zh")
 DEFAULT_LANG = "en"
 LANG_ENV = "TFLAB_LANG"
-SEPARATORS = {"en": ", ", "zh": "、"}     # between the items of a list parameter
+SEPARATORS = {"en": ", ", "zh": "\u3001"}     # between the items of a list parameter
 
 
 @lru_cache(maxsize=None)
