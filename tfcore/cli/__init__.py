@@ -25,6 +25,7 @@ from typing import Any
 
 from tfcore import __version__
 from tfcore.errors import TFLabError
+from tfcore.messages import cli_lang
 
 EXIT_OK, EXIT_FAILURE, EXIT_USER_ERROR = 0, 1, 2
 MAX_LINE_CHARS = 400
@@ -111,7 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TFLabError as exc:
         if debug:
             traceback.print_exc()
-        _error(exc.message, exc.details)
+        lang = cli_lang()                       # TFLAB_LANG=zh: the Chinese catalog text
+        details = exc.details if not isinstance(exc.details, (list, tuple)) else [
+            d.text(lang) if callable(getattr(d, "text", None)) else d for d in exc.details]
+        _error(exc.text(lang), details)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         _error("interrupted.")

@@ -54,10 +54,13 @@ class Problem:
         return f"{self.location}.{self.field}" if self.field else self.location
 
     def __str__(self) -> str:
-        """The English catalog text of ``key`` when its params fill it, else the old form."""
+        return self.text()
+
+    def text(self, lang: str = "en") -> str:
+        """The catalog text of ``key`` in ``lang`` when its params fill it, else the old form."""
         value = repr(self.value)
         value = value if len(value) <= 300 else value[:300] + "..."
-        shown = render(self.key, {"where": self.where, "value": value, **self.params})
+        shown = render(self.key, {"where": self.where, "value": value, **self.params}, lang)
         return shown or f"{self.where}: {self.allowed} Received: {self.value!r}"
 
 
