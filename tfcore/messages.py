@@ -54,19 +54,31 @@ def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAUL
         return None
 
 
+class Names(tuple):
+    """A list parameter of names (choices, columns, layers) that a message shows joined with
+    the language's list separator (a comma; the ideographic comma in Chinese). Other lists (a shape)
+    show as Python writes them."""
+
+
+def names(items: Any) -> Names:
+    """``items`` as a :class:`Names` parameter (each item as text)."""
+    return Names(str(item) for item in items)
+
+
 def shown_value(value: Any, lang: str) -> Any:
-    """A parameter as a message shows it: a :class:`Text` rendered in ``lang``, a list or
-    tuple (choices, names) joined with the language's list separator, anything else as is."""
+    """A parameter as a message shows it: a :class:`Text` rendered in ``lang``, a
+    :class:`Names` joined with the language's list separator, anything else as is."""
     if isinstance(value, Text):
         return value[lang]
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, Names):
         return SEPARATORS.get(lang, ", ").join(str(shown_value(v, lang)) for v in value)
     return value
 
 
 def plain_params(params: Mapping[str, Any], lang: str = DEFAULT_LANG) -> dict[str, Any]:
-    """Parameters reduced to plain values (for a JSON file that takes only scalars): lists
-    joined and texts rendered in ``lang``; numbers, strings, booleans and None kept."""
+    """Parameters reduced to plain values (for a JSON file that takes only scalars): names
+    joined, texts rendered in ``lang``, other lists as Python writes them; numbers, strings,
+    booleans and None kept."""
     return {k: v if v is None or isinstance(v, (str, int, float, bool)) else
             str(shown_value(v, lang)) for k, v in params.items()}
 

@@ -60,7 +60,7 @@ def dummy_params(*texts: str) -> dict[str, object]:
             if spec or NUMERIC.match(name):
                 params[name] = 1234
             elif LISTS.match(name) and not conv:
-                params[name] = [VALUE, VALUE]
+                params[name] = messages.Names((VALUE, VALUE))
             else:
                 params.setdefault(name, VALUE)
     return params
@@ -89,7 +89,7 @@ def english_words(text: str, allowed: frozenset[str] = frozenset()) -> list[str]
 
 def test_dummy_params_follow_the_placeholders() -> None:
     params = dummy_params("{where}: {total:,} of {limit}; use {choices} ({name!r})")
-    assert params == {"where": VALUE, "total": 1234, "limit": 1234, "choices": [VALUE, VALUE],
+    assert params == {"where": VALUE, "total": 1234, "limit": 1234, "choices": (VALUE, VALUE),
                       "name": VALUE}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from tfcore.messages import Text
+from tfcore.messages import Text, names
 
 # Parameter kinds. ``text`` is a free string; ``json`` any JSON value, given to Keras as its
 # serialized form (constraints, nested layers, value ranges, dtype policies ...).
@@ -51,7 +51,7 @@ class ParamSpec:
         """What values are allowed: a catalog text with structured parameters (low, high,
         choices, length), ``param.allowed.<kind>``, or null added when it is nullable."""
         if self.kind == CHOICE:
-            text = Text("param.allowed.choice", {"choices": list(self.choices)})
+            text = Text("param.allowed.choice", {"choices": names(self.choices)})
         elif self.kind in (INT, FLOAT):
             bounds = {"low": self.minimum, "high": self.maximum}
             which = "_".join(k for k, v in bounds.items() if v is not None) or "any"
@@ -62,9 +62,9 @@ class ParamSpec:
                         {"length": self.length, "high": self.maximum or 0})
         elif self.kind == INIT:
             from tfcore.model.initializers import initializer_names
-            text = Text("param.allowed.initializer", {"choices": initializer_names()})
+            text = Text("param.allowed.initializer", {"choices": names(initializer_names())})
         elif self.kind == REG:
-            return Text("param.allowed.regularizer", {"choices": list(REGULARIZERS)})
+            return Text("param.allowed.regularizer", {"choices": names(REGULARIZERS)})
         else:
             text = Text(f"param.allowed.{self.kind}")
         return Text("param.allowed.or_null", {"rule": text}) if self.nullable else text

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from tfcore.errors import SpecError
+from tfcore.messages import Names
 from tfcore.model.catalog import full_config, get_type, type_names
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
 from tfcore.model.params import RAW_KEY, unsafe_part
@@ -82,7 +83,7 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
         stem = str(entry.type).lower()[:3]
         close = [n for n in type_names() if stem and n.lower().startswith(stem)][:8]
         if close:
-            _p(out, loc, "type", entry.type, "spec.problem.unknown_type_close", close=close)
+            _p(out, loc, "type", entry.type, "spec.problem.unknown_type_close", close=Names(close))
         else:
             _p(out, loc, "type", entry.type, "spec.problem.unknown_type")
         return
@@ -105,7 +106,7 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
             _check_raw(loc, kind.name, value, out)
         elif param is None:
             _p(out, loc, key, value, "spec.problem.unknown_param", type=entry.type,
-               names=[q.name for q in kind.params])
+               names=Names(q.name for q in kind.params))
         elif not param.check(value):
             _p(out, loc, key, value, "spec.problem.value", allowed=param.rule())
     if kind.container and not entry.layers:

@@ -66,7 +66,7 @@ def _set_lang(lang: str) -> None:
 
 def t(key: str, /, **params: Any) -> str:
     """The text of ``key`` in the current language, formatted with ``params`` (engine texts
-    rendered, lists joined: see :func:`_shown`).
+    rendered, names joined: see :func:`_shown`).
 
     ``key`` is positional-only, so a parameter may be called ``key`` (or anything else)
     without colliding with it. A key missing from the catalog shows as the key itself,
@@ -82,11 +82,12 @@ def t(key: str, /, **params: Any) -> str:
 
 
 def _shown(value: Any, lang: str) -> Any:
-    """An engine text parameter rendered through :func:`t` (its key may be a page's), a list
-    joined with the language's separator, anything else as is."""
+    """An engine text parameter rendered through :func:`t` (its key may be a page's), names
+    (:class:`tfcore.messages.Names`) joined with the language's separator, anything else as
+    is."""
     if isinstance(value, messages.Text):
         return pick(value)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, messages.Names):
         return messages.SEPARATORS.get(lang, ", ").join(str(_shown(v, lang)) for v in value)
     return value
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from tfcore.messages import Names
+
 JOINER = "\u2060"
 _BREAKS = re.compile(r"[\r\n\u2028\u2029]+")
 _ALWAYS = re.compile(r"([\\`*~\[\]$])")
@@ -62,7 +64,7 @@ class _Plain(str):
 
 def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """Template parameters with every string escaped by :func:`plain` (``{name!r}`` too, and
-    the strings of a list); numbers stay numbers so format specs such as ``{mb:.1f}`` keep
+    each of a list of names); numbers stay numbers so format specs such as ``{mb:.1f}`` keep
     working, and engine texts stay texts (their catalog text is the app's own)."""
     return {k: _escaped(v) for k, v in params.items()}
 
@@ -70,6 +72,6 @@ def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
 def _escaped(value: Any) -> Any:
     if isinstance(value, str):
         return _Plain(value)
-    if isinstance(value, (list, tuple)):
-        return [_escaped(v) for v in value]
+    if isinstance(value, Names):
+        return Names(_Plain(v) for v in value)
     return value
