@@ -54,15 +54,26 @@ def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAUL
         return None
 
 
-class Names(tuple):
-    """A list parameter of names (choices, columns, layers) that a message shows joined with
-    the language's list separator (a comma; the ideographic comma in Chinese). Other lists (a shape)
-    show as Python writes them."""
+class Names(str):
+    """A list parameter of names (choices, columns, layers): its ``items``, shown joined with
+    the language's list separator (a comma; the ideographic comma in Chinese). As a string it
+    is the English join, so a JSON file of plain values (``status.json``) can hold it."""
+
+    items: tuple[str, ...]
+
+    def __new__(cls, items: Any) -> "Names":
+        items = tuple(str(item) for item in items)
+        made = super().__new__(cls, SEPARATORS[DEFAULT_LANG].join(items))
+        made.items = items
+        return made
+
+    def __getnewargs__(self) -> tuple:
+        return (self.items,)
 
 
 def names(items: Any) -> Names:
     """``items`` as a :class:`Names` parameter (each item as text)."""
-    return Names(str(item) for item in items)
+    return Names(items)
 
 
 def shown_value(value: Any, lang: str) -> Any:
@@ -71,7 +82,7 @@ def shown_value(value: Any, lang: str) -> Any:
     if isinstance(value, Text):
         return value[lang]
     if isinstance(value, Names):
-        return SEPARATORS.get(lang, ", ").join(str(shown_value(v, lang)) for v in value)
+        return SEPARATORS.get(lang, ", ").join(value.items)
     return value
 
 

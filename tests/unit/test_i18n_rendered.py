@@ -89,8 +89,8 @@ def english_words(text: str, allowed: frozenset[str] = frozenset()) -> list[str]
 
 def test_dummy_params_follow_the_placeholders() -> None:
     params = dummy_params("{where}: {total:,} of {limit}; use {choices} ({name!r})")
-    assert params == {"where": VALUE, "total": 1234, "limit": 1234, "choices": (VALUE, VALUE),
-                      "name": VALUE}
+    assert params == {"where": VALUE, "total": 1234, "limit": 1234,
+                      "choices": messages.Names((VALUE, VALUE)), "name": VALUE}
 
 
 def test_the_check_flags_english_and_passes_names_and_code() -> None:

@@ -24,7 +24,7 @@ from tfcore.data.base import (
 )
 from tfcore.data.pipeline import PipelineConfig, make_pipeline, pipeline_steps
 from tfcore.errors import DatasetError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 
 __all__ = [
     "DEFAULT_DATASET", "SPLITS", "DatasetBundle", "DatasetInfo", "DatasetRequest",
@@ -81,9 +81,8 @@ def _resolve(request: DatasetRequest):
     _ensure_prefixes()
     found = _sources.find_prefix(name)
     if found is None:
-        known = ", ".join(dataset_names() + [p + "..." for p in _sources.PREFIXES])
-        raise DatasetError(f"Unknown dataset {name!r}. Known: {known}",
-                           key="data.err.unknown", params={"name": name, "known": known})
+        known = Names(dataset_names() + [p + "..." for p in _sources.PREFIXES])
+        raise DatasetError(key="data.err.unknown", params={"name": name, "known": known})
     source, arg = found
     return ((lambda options, seed: source.loader(name, arg, options, seed)),
             source.fingerprint(arg, request.options))
@@ -97,8 +96,7 @@ def load_dataset(request: DatasetRequest | None = None) -> DatasetBundle:
     """
     request = request or DatasetRequest()
     if not isinstance(request, DatasetRequest):
-        raise DatasetError(f"load_dataset needs a DatasetRequest. Received: {request!r}",
-                           key="data.err.request", params={"value": repr(request)[:200]})
+        raise DatasetError(key="data.err.request", params={"value": repr(request)[:200]})
     check_fractions(request.val_fraction, request.test_fraction)
     _, fingerprint = _resolve(request)
     return _load_cached(request.to_json(), fingerprint)

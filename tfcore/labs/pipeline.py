@@ -47,8 +47,7 @@ class PipelineSpec:
         """Raise :class:`PipelineLabError` for an out-of-range setting."""
         if self.dataset not in DATASETS:
             raise PipelineLabError(
-                f"The pipeline lab reads one of {', '.join(DATASETS)}. "
-                f"Received: dataset={self.dataset!r}", key="foundations.err.pipeline_dataset",
+                key="foundations.err.pipeline_dataset",
                 params={"name": self.dataset, "allowed": ", ".join(DATASETS)})
         for name, value, low, high in (("shuffle_buffer", self.shuffle_buffer, 1, 100_000),
                                        ("batch_size", self.batch_size, 1, 4096),
@@ -56,8 +55,7 @@ class PipelineSpec:
                                        ("limit", self.limit, 0, 100_000)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise PipelineLabError(
-                    f"{name} must be a whole number from {low} to {high}. "
-                    f"Received: {name}={value!r}", key="foundations.err.pipeline_value",
+                    key="foundations.err.pipeline_value",
                     params={"name": name, "value": repr(value), "low": low, "high": high})
 
 

@@ -54,7 +54,6 @@ class FolderSpec:
     def check(self) -> None:
         if self.channels not in (1, 3):
             raise PipelineLabError(
-                f"channels must be 1 or 3. Received: channels={self.channels!r}",
                 key="foundations.err.pipeline_value",
                 params={"name": "channels", "value": repr(self.channels), "low": 1, "high": 3})
         for name, value, low, high in (("image_size", self.image_size, 8, 256),
@@ -62,8 +61,7 @@ class FolderSpec:
                                        ("batch_size", self.batch_size, 1, 1024)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise PipelineLabError(
-                    f"{name} must be a whole number from {low} to {high}. "
-                    f"Received: {name}={value!r}", key="foundations.err.pipeline_value",
+                    key="foundations.err.pipeline_value",
                     params={"name": name, "value": repr(value), "low": low, "high": high})
 
 

@@ -53,8 +53,7 @@ def check_device(name: str) -> str:
     norm = norm.upper().replace("/DEVICE:", "/")
     available = logical_devices()
     if norm not in available:
-        raise DeviceError(f"Device {text!r} does not exist in this process; use one of "
-                          f"{', '.join(available)}.", key="foundations.err.device_unknown",
+        raise DeviceError(key="foundations.err.device_unknown",
                           params={"device": text, "available": ", ".join(available)})
     return norm
 

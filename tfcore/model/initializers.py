@@ -84,26 +84,21 @@ def make_initializer(name: str, params: Mapping[str, Any] | None = None,
 
     kind = INITIALIZERS.get(name)
     if kind is None:
-        raise WeightsError(f"Unknown initializer {name!r}; choose one of "
-                           f"{initializer_names()}.", key="errors.unknown_initializer",
+        raise WeightsError(key="errors.unknown_initializer",
                            params={"name": name})
     params = dict(params or {})
     known = {p.name: p for p in kind.params}
     for key, value in params.items():
         spec = known.get(key)
         if spec is None:
-            raise WeightsError(f"Initializer {name!r} has no parameter {key!r}. "
-                               f"Allowed: {sorted(known)}.", key="errors.initializer_param",
+            raise WeightsError(key="errors.initializer_param",
                                params={"name": name, "param": key})
         if spec.minimum is not None and value < spec.minimum:
-            raise WeightsError(f"{name}.{key} must be >= {spec.minimum}. Received: {value}",
-                               key="errors.initializer_range",
+            raise WeightsError(key="errors.initializer_range",
                                params={"name": name, "param": key, "value": value})
     config = {p.name: float(params.get(p.name, p.default)) for p in kind.params}
     if config.get("minval", 0.0) > config.get("maxval", 0.0):
-        raise WeightsError(f"{name}.minval must not exceed maxval. Received: "
-                           f"minval={config['minval']}, maxval={config['maxval']}",
-                           key="errors.initializer_bounds",
+        raise WeightsError(key="errors.initializer_bounds",
                            params={"name": name, "minval": config["minval"],
                                    "maxval": config["maxval"]})
     if kind.seeded:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from tfcore.errors import SpecError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
 
 L = LayerSpec
@@ -206,5 +206,5 @@ def get_preset(name: str) -> ModelSpec:
     try:
         return PRESETS[name].make()
     except KeyError:
-        raise SpecError(f"No preset named {name!r}; choose one of {sorted(PRESETS)}.",
-                        key="spec.no_preset", params={"name": name}) from None
+        raise SpecError(key="spec.no_preset",
+                        params={"name": name, "choices": Names(sorted(PRESETS))}) from None

@@ -56,8 +56,7 @@ def path_of(spec: ModelSpec, name: str) -> tuple[str, ...]:
 
     found = walk(spec.layers, ())
     if found is None:
-        raise SpecError(f"No layer named {name!r} in spec {spec.name!r}.",
-                        key="spec.no_layer", params={"layer": name})
+        raise SpecError(key="spec.no_layer", params={"layer": name})
     return found
 
 

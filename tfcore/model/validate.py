@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from tfcore.errors import SpecError
 from tfcore.messages import Names
-from tfcore.model.catalog import full_config, get_type, type_names
+from tfcore.model.catalog import full_config, get_type, similar_types
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
 from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.shapes import ShapeIssue, infer
@@ -80,8 +80,7 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
     loc = entry.name or "layer"
     kind = get_type(entry.type)
     if kind is None:
-        stem = str(entry.type).lower()[:3]
-        close = [n for n in type_names() if stem and n.lower().startswith(stem)][:8]
+        close = similar_types(entry.type)
         if close:
             _p(out, loc, "type", entry.type, "spec.problem.unknown_type_close", close=Names(close))
         else:

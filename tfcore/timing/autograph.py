@@ -122,8 +122,7 @@ def convert(fn: Callable, name: str, value: int) -> AutoGraphResult:
     except TimingError:
         raise
     except Exception as exc:  # noqa: BLE001 - shown to the person, with the name
-        raise TimingError(f"AutoGraph could not run {name!r}: {type(exc).__name__}: {exc}",
-                          key="timing.error.autograph",
+        raise TimingError(key="timing.error.autograph",
                           params={"name": name, "message": str(exc)[:300]}) from exc
     return AutoGraphResult(name, source, converted, int(value), eager, graph, tuple(ops))
 
@@ -135,13 +134,11 @@ def run_example(name: str, value: int | None = None) -> AutoGraphResult:
         TimingError: unknown example or input out of range.
     """
     if name not in EXAMPLES:
-        raise TimingError(f"Unknown AutoGraph example {name!r}; choose from {list(EXAMPLES)}.",
-                          key="timing.error.autograph_example", params={"name": name})
+        raise TimingError(key="timing.error.autograph_example", params={"name": name})
     example = EXAMPLES[name]
     value = example.default if value is None else int(value)
     if not example.low <= value <= example.high:
-        raise TimingError(f"Input for {name} must be between {example.low} and {example.high}. "
-                          f"Received: x={value}", key="timing.error.autograph_input",
+        raise TimingError(key="timing.error.autograph_input",
                           params={"name": name, "low": example.low, "high": example.high,
                                   "value": value})
     return convert(example.fn, name, value)
@@ -154,8 +151,7 @@ def run_custom(source: str, value: int) -> AutoGraphResult:
         TimingError: free-form code is off, or the source defines no function.
     """
     if not trusted_code_enabled():
-        raise TimingError(f"Free-form code is off; start the server with {TRUSTED_ENV}=1 "
-                          "to allow it.", key="timing.error.untrusted",
+        raise TimingError(key="timing.error.untrusted",
                           params={"env": TRUSTED_ENV})
     import tensorflow as tf
 
@@ -165,11 +161,10 @@ def run_custom(source: str, value: int) -> AutoGraphResult:
     try:
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - trusted servers only
     except Exception as exc:  # noqa: BLE001
-        raise TimingError(f"The code does not run: {type(exc).__name__}: {exc}",
-                          key="timing.error.autograph",
+        raise TimingError(key="timing.error.autograph",
                           params={"name": "custom", "message": str(exc)[:300]}) from exc
     functions = [v for v in namespace.values()
                  if inspect.isfunction(v) and v.__code__.co_filename == filename]
     if not functions:
-        raise TimingError("The code defines no function.", key="timing.error.no_function")
+        raise TimingError(key="timing.error.no_function")
     return convert(functions[0], functions[0].__name__, value)

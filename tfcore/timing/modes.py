@@ -133,20 +133,15 @@ def mode_title(name: str) -> Mapping[str, str]:
 def check_modes(modes: Sequence[str], workload: str) -> None:
     """Raise TimingError for an unknown workload, an unknown mode or a mode/workload clash."""
     if workload not in WORKLOADS:
-        raise TimingError(f"Workload must be one of {WORKLOADS}. Received: workload={workload!r}",
-                          key="timing.error.workload", params={"workload": workload})
+        raise TimingError(key="timing.error.workload", params={"workload": workload})
     if not modes:
-        raise TimingError("Choose at least one mode to time. Received: modes=[]",
-                          key="timing.error.no_modes")
+        raise TimingError(key="timing.error.no_modes")
     for name in modes:
         if name not in MODES:
-            raise TimingError(f"Unknown mode {name!r}; choose from {list(MODES)}.",
-                              key="timing.error.mode", params={"mode": name,
+            raise TimingError(key="timing.error.mode", params={"mode": name,
                                                                "allowed": ", ".join(MODES)})
         if workload not in MODES[name].workloads:
-            raise TimingError(f"Mode {name!r} only times the training step. "
-                              f"Received: workload={workload!r}",
-                              key="timing.error.mode_workload",
+            raise TimingError(key="timing.error.mode_workload",
                               params={"mode": name, "workload": workload})
 
 

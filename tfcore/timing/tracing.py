@@ -40,16 +40,13 @@ class TraceArg:
 
     def check(self) -> None:
         if self.kind not in ARG_KINDS:
-            raise TimingError(f"Argument kind must be one of {ARG_KINDS}. "
-                              f"Received: kind={self.kind!r}", key="timing.error.arg_kind",
+            raise TimingError(key="timing.error.arg_kind",
                               params={"kind": self.kind})
         if self.kind != "python" and self.dtype not in ARG_DTYPES:
-            raise TimingError(f"Argument dtype must be one of {ARG_DTYPES}. "
-                              f"Received: dtype={self.dtype!r}", key="timing.error.arg_dtype",
+            raise TimingError(key="timing.error.arg_dtype",
                               params={"dtype": self.dtype})
         if not 0 <= int(self.size) <= 64:
-            raise TimingError(f"Argument size must be between 0 and 64. "
-                              f"Received: size={self.size}", key="timing.error.arg_size",
+            raise TimingError(key="timing.error.arg_size",
                               params={"size": self.size})
 
     @property
@@ -212,19 +209,16 @@ def run_tracing(function: str, args: Sequence[TraceArg] = (), calls: int = 3,
     import tensorflow as tf
 
     if function not in FUNCTIONS:
-        raise TimingError(f"Unknown tracing-lab function {function!r}; choose from "
-                          f"{list(FUNCTIONS)}.", key="timing.error.lab_function",
+        raise TimingError(key="timing.error.lab_function",
                           params={"name": function})
     lab = FUNCTIONS[function]
     for arg in args:
         arg.check()
     count = len(args) if lab.takes_argument else int(calls)
     if not 1 <= count <= 40:
-        raise TimingError(f"Make between 1 and 40 calls. Received: {count}",
-                          key="timing.error.lab_calls", params={"count": count})
+        raise TimingError(key="timing.error.lab_calls", params={"count": count})
     if input_signature and input_signature not in ARG_DTYPES:
-        raise TimingError(f"input_signature dtype must be one of {ARG_DTYPES}. "
-                          f"Received: {input_signature!r}", key="timing.error.arg_dtype",
+        raise TimingError(key="timing.error.arg_dtype",
                           params={"dtype": input_signature})
     handle, path = tempfile.mkstemp(prefix="tflab-tfprint-", suffix=".txt")
     os.close(handle)
@@ -297,13 +291,10 @@ def parse_sequence(text: str) -> list[TraceArg]:
                 dtype = "float32" if any(c in value_text for c in ".eE") else "int32"
             value = float(value_text)
         except (KeyError, ValueError):
-            raise TimingError(f"Cannot read the argument {token!r}; write tf.int32:1, "
-                              f"np.float32:0.5, 1 or 0.1. Received: {token!r}",
-                              key="timing.error.arg_token", params={"token": token}) from None
+            raise TimingError(key="timing.error.arg_token", params={"token": token}) from None
         arg = TraceArg(kind, value, dtype, size)
         arg.check()
         args.append(arg)
     if not args:
-        raise TimingError("Give at least one argument. Received: ''",
-                          key="timing.error.arg_token", params={"token": ""})
+        raise TimingError(key="timing.error.arg_token", params={"token": ""})
     return args

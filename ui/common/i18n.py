@@ -88,7 +88,7 @@ def _shown(value: Any, lang: str) -> Any:
     if isinstance(value, messages.Text):
         return pick(value)
     if isinstance(value, messages.Names):
-        return messages.SEPARATORS.get(lang, ", ").join(str(_shown(v, lang)) for v in value)
+        return messages.SEPARATORS.get(lang, ", ").join(value.items)
     return value
 
 

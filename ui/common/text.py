@@ -70,8 +70,8 @@ def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _escaped(value: Any) -> Any:
+    if isinstance(value, Names):              # a str too: keep it a list of names
+        return Names(plain(v) for v in value.items)
     if isinstance(value, str):
         return _Plain(value)
-    if isinstance(value, Names):
-        return Names(_Plain(v) for v in value)
     return value
