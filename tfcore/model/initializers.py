@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tfcore.errors import WeightsError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 
 CUSTOM_PACKAGE = "tflab"
 
@@ -85,17 +85,18 @@ def make_initializer(name: str, params: Mapping[str, Any] | None = None,
     kind = INITIALIZERS.get(name)
     if kind is None:
         raise WeightsError(key="errors.unknown_initializer",
-                           params={"name": name})
+                           params={"name": name, "choices": Names(initializer_names())})
     params = dict(params or {})
     known = {p.name: p for p in kind.params}
     for key, value in params.items():
         spec = known.get(key)
         if spec is None:
             raise WeightsError(key="errors.initializer_param",
-                               params={"name": name, "param": key})
+                               params={"name": name, "param": key, "choices": Names(sorted(known))})
         if spec.minimum is not None and value < spec.minimum:
             raise WeightsError(key="errors.initializer_range",
-                               params={"name": name, "param": key, "value": value})
+                               params={"name": name, "param": key, "low": spec.minimum,
+                                       "value": value})
     config = {p.name: float(params.get(p.name, p.default)) for p in kind.params}
     if config.get("minval", 0.0) > config.get("maxval", 0.0):
         raise WeightsError(key="errors.initializer_bounds",

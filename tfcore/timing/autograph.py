@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from tfcore.errors import TimingError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 
 TRUSTED_ENV = "TFLAB_TRUSTED_CODE"
 
@@ -134,7 +134,8 @@ def run_example(name: str, value: int | None = None) -> AutoGraphResult:
         TimingError: unknown example or input out of range.
     """
     if name not in EXAMPLES:
-        raise TimingError(key="timing.error.autograph_example", params={"name": name})
+        raise TimingError(key="timing.error.autograph_example",
+                          params={"name": name, "choices": Names(EXAMPLES)})
     example = EXAMPLES[name]
     value = example.default if value is None else int(value)
     if not example.low <= value <= example.high:

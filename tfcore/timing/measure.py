@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from tfcore.errors import TFLabError, TimingError
+from tfcore.messages import Names
 from tfcore.model import ModelSpec
 from tfcore.timing.modes import MODES, check_modes, infer_loss, make_workbench
 from tfcore.timing.result import ModeResult, TimingResult, short_error, speedups, summarize
@@ -70,11 +71,11 @@ class TimingRequest:
                                   params={"name": name, "low": low, "high": high,
                                           "value": value})
         if not self.learning_rate > 0:
-            raise TimingError(key="timing.error.range",
-                              params={"name": "learning_rate", "low": 0, "high": "inf",
-                                      "value": self.learning_rate})
+            raise TimingError(key="timing.error.positive",
+                              params={"name": "learning_rate", "value": self.learning_rate})
         if self.clock not in CLOCKS:
-            raise TimingError(key="timing.error.clock", params={"clock": self.clock})
+            raise TimingError(key="timing.error.clock",
+                              params={"clock": self.clock, "choices": Names(CLOCKS)})
         check_modes(self.modes, self.workload)
         if not self.spec.inputs:
             raise TimingError(key="timing.error.no_input", params={"model": self.spec.name})

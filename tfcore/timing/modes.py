@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 
 WORKLOADS = ("step", "forward")
 
@@ -133,13 +133,14 @@ def mode_title(name: str) -> Mapping[str, str]:
 def check_modes(modes: Sequence[str], workload: str) -> None:
     """Raise TimingError for an unknown workload, an unknown mode or a mode/workload clash."""
     if workload not in WORKLOADS:
-        raise TimingError(key="timing.error.workload", params={"workload": workload})
+        raise TimingError(key="timing.error.workload",
+                          params={"workload": workload, "choices": Names(WORKLOADS)})
     if not modes:
         raise TimingError(key="timing.error.no_modes")
     for name in modes:
         if name not in MODES:
-            raise TimingError(key="timing.error.mode", params={"mode": name,
-                                                               "allowed": ", ".join(MODES)})
+            raise TimingError(key="timing.error.mode",
+                              params={"mode": name, "choices": Names(MODES)})
         if workload not in MODES[name].workloads:
             raise TimingError(key="timing.error.mode_workload",
                               params={"mode": name, "workload": workload})

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from tfcore.errors import TimingError
+from tfcore.messages import Names
 from tfcore.model import LayerSpec, ModelSpec
 from tfcore.timing.measure import TimingRequest, run_timing
 from tfcore.timing.result import TimingResult
@@ -51,7 +52,8 @@ class SweepRequest:
 
     def check(self) -> None:
         if self.axis not in SWEEP_AXES:
-            raise TimingError(key="timing.error.axis", params={"axis": self.axis})
+            raise TimingError(key="timing.error.axis",
+                              params={"axis": self.axis, "choices": Names(SWEEP_AXES)})
         if not 1 <= len(self.values) <= MAX_POINTS or any(v < 1 for v in self.values):
             raise TimingError(key="timing.error.sweep_values",
                               params={"values": list(self.values), "max": MAX_POINTS})

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 from tfcore.timing.result import short_error
 
 ARG_KINDS = ("tensor", "numpy", "python")
@@ -41,10 +41,10 @@ class TraceArg:
     def check(self) -> None:
         if self.kind not in ARG_KINDS:
             raise TimingError(key="timing.error.arg_kind",
-                              params={"kind": self.kind})
+                              params={"kind": self.kind, "choices": Names(ARG_KINDS)})
         if self.kind != "python" and self.dtype not in ARG_DTYPES:
             raise TimingError(key="timing.error.arg_dtype",
-                              params={"dtype": self.dtype})
+                              params={"dtype": self.dtype, "choices": Names(ARG_DTYPES)})
         if not 0 <= int(self.size) <= 64:
             raise TimingError(key="timing.error.arg_size",
                               params={"size": self.size})
@@ -210,7 +210,7 @@ def run_tracing(function: str, args: Sequence[TraceArg] = (), calls: int = 3,
 
     if function not in FUNCTIONS:
         raise TimingError(key="timing.error.lab_function",
-                          params={"name": function})
+                          params={"name": function, "choices": Names(FUNCTIONS)})
     lab = FUNCTIONS[function]
     for arg in args:
         arg.check()
@@ -219,7 +219,7 @@ def run_tracing(function: str, args: Sequence[TraceArg] = (), calls: int = 3,
         raise TimingError(key="timing.error.lab_calls", params={"count": count})
     if input_signature and input_signature not in ARG_DTYPES:
         raise TimingError(key="timing.error.arg_dtype",
-                          params={"dtype": input_signature})
+                          params={"dtype": input_signature, "choices": Names(ARG_DTYPES)})
     handle, path = tempfile.mkstemp(prefix="tflab-tfprint-", suffix=".txt")
     os.close(handle)
     log: list[str] = []

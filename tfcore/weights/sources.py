@@ -90,6 +90,6 @@ def model_from_run(run_dir: Path) -> RunModel:
         raise
     except Exception as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(key="errors.weights_load_failed",
-                           params={"path": paths.run_id, "message": message}) from exc
+        raise WeightsError(key="errors.weights_run_not_fit",
+                           params={"run": paths.run_id, "message": message}) from exc
     return RunModel(paths.run_id, spec, model, FRESH)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from tfcore.errors import WeightsError
+from tfcore.messages import Names
 from tfcore.weights.stats import TensorStats, tensor_stats
 from tfcore.workspace import Workspace
 
@@ -104,8 +105,8 @@ class WeightTable:
 
 
 def _unknown_variable(path: str, known: Sequence[str]) -> WeightsError:
-    shown = ", ".join(known[:8]) + (" ..." if len(known) > 8 else "")
-    return WeightsError(key="errors.weights_no_variable", params={"path": path})
+    shown = Names(list(known[:8]) + (["..."] if len(known) > 8 else []) or ["-"])
+    return WeightsError(key="errors.weights_no_variable", params={"path": path, "known": shown})
 
 
 def _sublayers(layer: Any) -> list[Any]:
@@ -194,7 +195,8 @@ def layer_variables(model: Any, layer: str) -> list[Any]:
                     uses.get(id(v), []))]
     if not found:
         names = sorted({n for entries in uses.values() for n, _ in entries})
-        raise WeightsError(key="errors.weights_no_layer", params={"layer": layer})
+        raise WeightsError(key="errors.weights_no_layer",
+                           params={"layer": layer, "names": Names(names or ["-"])})
     return found
 
 
@@ -264,7 +266,7 @@ def load_weights(model: Any, workspace: Workspace, path: str) -> WeightTable:
     """
     source = _confined(workspace, path, ".weights.h5")
     if not source.is_file():
-        raise WeightsError(key="errors.weights_missing_file", params={"path": str(path)})
+        raise WeightsError(key="errors.weights_no_file", params={"path": str(path)})
     backup = [np.array(v.numpy()) for v in model.weights]
     try:
         model.load_weights(str(source))
@@ -272,7 +274,7 @@ def load_weights(model: Any, workspace: Workspace, path: str) -> WeightTable:
         for variable, value in zip(model.weights, backup):
             variable.assign(value)
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(key="errors.weights_load_failed",
+        raise WeightsError(key="errors.weights_not_fit",
                            params={"path": str(path), "message": message}) from exc
     return variable_table(model)
 
