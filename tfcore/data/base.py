@@ -12,6 +12,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 DEFAULT_DATASET = "digits28"
 SPLITS = ("train", "val", "test")
@@ -124,7 +125,8 @@ class DatasetBundle:
             DatasetError: an unknown split name.
         """
         if name not in SPLITS:
-            raise DatasetError(key="data.err.split_name", params={"split": name})
+            raise DatasetError(key="data.err.split_name",
+                               params={"split": name, "choices": Names(SPLITS)})
         return getattr(self, f"x_{name}"), getattr(self, f"y_{name}")
 
     def class_counts(self, split: str = "train") -> dict[str, int]:

@@ -20,7 +20,7 @@ from tfcore.data import sources as registry
 from tfcore.data.base import RawData
 from tfcore.data.options import bool_option, check_known, int_option, str_option
 from tfcore.errors import DatasetError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 
 PREFIX = "tfds:"
 SUGGESTED = ("mnist", "fashion_mnist", "cifar10", "tf_flowers")
@@ -86,7 +86,8 @@ def _builder(tfds_name: str, data_dir: str | None):
     except Exception as exc:  # DatasetNotFoundError, bad config names, ...
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DatasetError(
-            key="data.err.tfds_unknown", params={"name": tfds_name}) from exc
+            key="data.err.tfds_unknown",
+            params={"name": tfds_name, "reason": first, "examples": Names(SUGGESTED)}) from exc
 
 
 def _prepare(builder, tfds_name: str, data_dir: str, download: bool) -> None:

@@ -364,7 +364,7 @@ def generate(spec: ModelSpec, style: str = "functional") -> str:
             listing of a graph with branches; a Functional model without input shape).
     """
     if style not in STYLES:
-        raise SpecError(key="spec.codegen_style", params={"style": style})
+        raise SpecError(key="spec.codegen_style", params={"style": style, "choices": Names(STYLES)})
     from tfcore.model.validate import check
 
     shapes = {k: v for k, v in check(spec).shapes.items()}

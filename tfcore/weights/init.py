@@ -56,7 +56,7 @@ def _draw(initializer: Any, variable: Any, label: str) -> np.ndarray:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise WeightsError(key="errors.weights_init_shape",
                            params={"init": label, "path": variable.path,
-                                   "shape": str(shape)}) from exc
+                                   "shape": str(shape), "message": message}) from exc
     return values
 
 
