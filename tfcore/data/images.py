@@ -24,6 +24,7 @@ from tfcore.data import limits
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, int_option
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 MAX_FILES = 20_000
 MAX_UNCOMPRESSED = 1024**3
@@ -70,7 +71,7 @@ class _Pixels:
             bad = self.broken
             raise DatasetError(
                 key="data.err.broken_images",
-                params={"path": self.arg, "count": len(bad), "files": ", ".join(bad[:5])})
+                params={"path": self.arg, "count": len(bad), "files": Names(bad[:5])})
 
 
 def _is_image(parts: tuple[str, ...]) -> bool:
@@ -181,7 +182,7 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
         bad = ["/".join(items[i][1]) for i in np.flatnonzero(~seen)]
         raise DatasetError(
             key="data.err.broken_images",
-            params={"path": arg, "count": len(bad), "files": ", ".join(bad[:5])})
+            params={"path": arg, "count": len(bad), "files": Names(bad[:5])})
     return out
 
 

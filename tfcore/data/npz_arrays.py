@@ -11,6 +11,7 @@ import numpy as np
 from tfcore.data.base import RawData
 from tfcore.data.limits import MAX_ARRAY_BYTES, check_members, limit_mb, mb
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 PAIRS = (("x_train", "y_train"), ("x_val", "y_val"), ("x_test", "y_test"))
 
@@ -95,7 +96,7 @@ def npz_raw(arg: str, arrays: dict[str, np.ndarray], task: str,
     else:
         raise DatasetError(
             key="data.err.npz_keys",
-            params={"path": arg, "keys": ", ".join(sorted(arrays)) or "-"})
+            params={"path": arg, "keys": Names(sorted(arrays)) or "-"})
     xs, ys = {}, {}
     for split, (xk, yk) in pairs.items():
         x, y = _features(arg, xk, arrays[xk]), np.asarray(arrays[yk])

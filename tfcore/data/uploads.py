@@ -18,7 +18,7 @@ from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
 from tfcore.data.limits import too_big as _too_big
 from tfcore.data.options import bool_option, check_known, str_option
 from tfcore.errors import DatasetError, WorkspaceError
-from tfcore.messages import Text
+from tfcore.messages import Names, Text
 from tfcore.workspace import Workspace, default_workspace
 
 MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
@@ -66,7 +66,7 @@ def safe_filename(name: str) -> str:
         shown = base[:60] + ("..." if len(base) > 60 else "")
         raise DatasetError(
             key="data.err.upload_kind",
-            params={"name": shown, "allowed": ", ".join(_SUFFIXES)})
+            params={"name": shown, "allowed": Names(_SUFFIXES)})
     cleaned = _SAFE.sub("_", stem).strip("._-")[:MAX_NAME_CHARS].rstrip("._-")
     return f"{cleaned or 'upload'}.{suffix}"
 
@@ -211,12 +211,12 @@ def load_csv(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
     if target not in columns or len(columns) < 2:
         raise DatasetError(
             key="data.err.csv_target",
-            params={"path": arg, "target": str(target), "columns": ", ".join(columns)})
+            params={"path": arg, "target": str(target), "columns": Names(columns)})
     features = options.get("features") or [c for c in columns if c != target]
     bad = [f for f in features if f not in columns or f == target]
     if bad or not isinstance(features, (list, tuple)):
         raise DatasetError(key="data.err.csv_features",
-                           params={"columns": ", ".join(map(str, bad))})
+                           params={"columns": Names(map(str, bad))})
     frame = frame.dropna(subset=[target])
     if frame.empty:
         raise DatasetError(key="data.err.empty", params={"name": arg})

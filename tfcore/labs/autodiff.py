@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 T2_X = ((1.0, 2.0), (3.0, 4.0))
 T2_Y = ((1.0,), (2.0,))
@@ -150,7 +151,7 @@ def compose(ops: tuple[str, ...] | list[str], x0: float = 1.0) -> Expression:
     unknown = [op for op in ops if op not in UNARY_OPS]
     if not ops or unknown:
         raise AutodiffError(key="foundations.err.compose",
-                            params={"allowed": ", ".join(UNARY_OPS), "ops": str(list(ops))})
+                            params={"allowed": Names(UNARY_OPS), "ops": str(list(ops))})
     call = "x"
     for op in ops:
         call = f"{UNARY_OPS[op][0]}({call})"
@@ -181,7 +182,7 @@ def get_expression(name: str) -> Expression:
         return compose([op for op in name[7:].split(",") if op])
     if name not in EXPRESSIONS:
         raise AutodiffError(key="foundations.err.expression",
-                            params={"name": name, "allowed": ", ".join(EXPRESSIONS)})
+                            params={"name": name, "allowed": Names(EXPRESSIONS)})
     return EXPRESSIONS[name]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 DATASETS = ("digits8", "digits28")   # image datasets of the training page, offline
 MAX_RESIZE = 64
@@ -48,7 +49,7 @@ class PipelineSpec:
         if self.dataset not in DATASETS:
             raise PipelineLabError(
                 key="foundations.err.pipeline_dataset",
-                params={"name": self.dataset, "allowed": ", ".join(DATASETS)})
+                params={"name": self.dataset, "allowed": Names(DATASETS)})
         for name, value, low, high in (("shuffle_buffer", self.shuffle_buffer, 1, 100_000),
                                        ("batch_size", self.batch_size, 1, 4096),
                                        ("resize", self.resize, 0, MAX_RESIZE),

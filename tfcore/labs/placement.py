@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tfcore.errors import DeviceError
+from tfcore.messages import Names
 
 CPU = "/CPU:0"
 
@@ -54,7 +55,7 @@ def check_device(name: str) -> str:
     available = logical_devices()
     if norm not in available:
         raise DeviceError(key="foundations.err.device_unknown",
-                          params={"device": text, "available": ", ".join(available)})
+                          params={"device": text, "available": Names(available)})
     return norm
 
 

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 MAX_STEPS_PER_CALL = 20_000
 HOUSE_YEARS = (2013, 2014, 2015, 2016, 2017)
@@ -132,7 +133,7 @@ class LabSnapshot:
 def _check_problem(name: str) -> Problem:
     if name not in PROBLEMS:
         raise RegressionLabError(key="foundations.err.problem",
-                                 params={"name": name, "allowed": ", ".join(PROBLEMS)})
+                                 params={"name": name, "allowed": Names(PROBLEMS)})
     return PROBLEMS[name]
 
 
@@ -144,7 +145,7 @@ def make_optimizer(name: str, learning_rate: float):
     """
     if name not in OPTIMIZERS:
         raise RegressionLabError(key="foundations.err.optimizer",
-                                 params={"name": name, "allowed": ", ".join(OPTIMIZERS)})
+                                 params={"name": name, "allowed": Names(OPTIMIZERS)})
     lr = float(learning_rate)
     if not (lr > 0 and np.isfinite(lr)):
         raise RegressionLabError(key="foundations.err.lr",
