@@ -38,7 +38,8 @@ def cli_lang() -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANG
 
 
-def render(key: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT_LANG) -> str | None:
+def render(key: str, params: Mapping[str, Any] | None = None,
+           lang: str = DEFAULT_LANG) -> str | None:
     """The text of ``key`` in ``lang`` (English when that language lacks it) formatted with
     ``params`` (a :class:`Text` among them rendered in ``lang`` too); None when no catalog
     has the key or the params do not fit its text."""

@@ -16,7 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("tfcore", "ui")
 PRODUCTION = ("tfcore", "ui", "app_pages")
-COMMON_CORE = {"tfcore.errors", "tfcore.messages", "tfcore.workspace", "tfcore.tfenv", "tfcore.jsonio"}
+COMMON_CORE = {"tfcore.errors", "tfcore.messages", "tfcore.workspace", "tfcore.tfenv",
+               "tfcore.jsonio"}
 
 
 def module_name(path: Path) -> str:

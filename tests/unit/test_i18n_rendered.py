@@ -6,7 +6,8 @@ numeric name asks for one, a list of names for choices, an identifier otherwise)
 rendered Chinese text these are allowed: the parameter values, text inside backticks, an
 English term glossed in full-width brackets after its Chinese name (``轮数（epoch）``), tokens
 shaped like code (``tf.function``, ``gpu:N``, ``build()``, ``--device``, ``Conv2D``,
-``x_train``, ``scikit-learn``, ``CamelCase``, ``ALLCAPS``), single letters (math names such as ``x``, ``W``, ``b``), the names the engine
+``x_train``, ``scikit-learn``, ``CamelCase``, ``ALLCAPS``), single letters (math names such
+as ``x``, ``W``, ``b``), the names the engine
 defines (layer types, initializer classes) and the short list of proper nouns below.
 """
 
@@ -97,10 +98,12 @@ def test_the_check_flags_english_and_passes_names_and_code() -> None:
     engine = _engine_names()
     assert english_words("必须是 an integer from 1 to 1000000", engine) == \
         ["an", "integer", "from", "to"]
-    assert english_words("`weights=None` 的 Dense 层与 tf.function、gpu:N、x_train", engine) == []
+    assert english_words("`weights=None` 的 Dense 层与 tf.function、gpu:N、x_train",
+                         engine) == []
     assert english_words("轮数（epoch）与 Keras、LSTM、MaxPooling2D、W 和 b", engine) == []
     assert english_words("请使用 valid padding", engine) == ["valid", "padding"]
-    assert english_words("即时执行 (Eager)；在 build() 中；--device；RMSprop", engine) == ["Eager"]
+    assert english_words("即时执行 (Eager)；在 build() 中；--device；RMSprop",
+                         engine) == ["Eager"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

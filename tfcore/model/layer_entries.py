@@ -27,7 +27,7 @@ MAX_UNITS = 1_000_000
 
 
 def P(name: str, kind: str, default: Any, help_key: str, **extra: Any) -> ParamSpec:
-    """A parameter whose help is the catalog text ``help_key`` (``tfcore/locales/*/layers.json``)."""
+    """A parameter whose help is the catalog text ``help_key`` (``locales/*/layers.json``)."""
     return ParamSpec(name, kind, default, help=Text(help_key), **extra)
 
 
@@ -84,10 +84,13 @@ def _recurrent() -> tuple[ParamSpec, ...]:
 def _app(name: str, extra: tuple[ParamSpec, ...] = ()) -> LayerType:
     params = (P("classes", INT, 1000, "layer.param.classes", minimum=1, maximum=100_000),
               P("include_top", BOOL, True, "layer.param.include_top"),
-              P("pooling", CHOICE, None, "layer.param.pooling", choices=("avg", "max"), nullable=True),
-              P("classifier_activation", CHOICE, "softmax", "layer.param.classifier_activation", choices=("softmax", "linear")), *extra)
+              P("pooling", CHOICE, None, "layer.param.pooling", choices=("avg", "max"),
+                nullable=True),
+              P("classifier_activation", CHOICE, "softmax", "layer.param.classifier_activation",
+                choices=("softmax", "linear")), *extra)
     return LayerType(name, "application", Text("layer.app.title", {"name": name}),
-                     Text("layer.app.help", {"name": name}), params, f"keras.applications.{name}", fixed={"weights": None},
+                     Text("layer.app.help", {"name": name}), params, f"keras.applications.{name}",
+                     fixed={"weights": None},
                      wants_input_shape=True)
 
 
@@ -100,7 +103,8 @@ _TYPES = (
               (), "keras.layers.Flatten"),
     LayerType("Reshape", "core", Text("layer.Reshape.title"),
               Text("layer.Reshape.help"),
-              (P("target_shape", SHAPE, [-1], "layer.Reshape.target_shape", required=True),), "keras.layers.Reshape"),
+              (P("target_shape", SHAPE, [-1], "layer.Reshape.target_shape", required=True),),
+              "keras.layers.Reshape"),
     LayerType("Dropout", "core", Text("layer.Dropout.title"),
               Text("layer.Dropout.help"),
               (P("rate", FLOAT, 0.5, "layer.Dropout.rate",
@@ -114,7 +118,8 @@ _TYPES = (
               "keras.layers.Softmax"),
     LayerType("Embedding", "core", Text("layer.Embedding.title"),
               Text("layer.Embedding.help"),
-              (P("input_dim", INT, 1000, "layer.Embedding.input_dim", minimum=1, maximum=10_000_000, required=True),
+              (P("input_dim", INT, 1000, "layer.Embedding.input_dim", minimum=1,
+                 maximum=10_000_000, required=True),
                P("output_dim", INT, 64, "layer.Embedding.output_dim",
                  minimum=1, maximum=MAX_UNITS, required=True),
                _init("embeddings_initializer", "random_uniform"),
@@ -140,14 +145,17 @@ _TYPES = (
               Text("layer.GlobalAveragePooling2D.help"), (), "keras.layers.GlobalAveragePooling2D"),
     LayerType("BatchNormalization", "norm", Text("layer.BatchNormalization.title"),
               Text("layer.BatchNormalization.help"),
-              (P("momentum", FLOAT, 0.99, "layer.BatchNormalization.momentum", minimum=0.0, maximum=1.0),
-               P("epsilon", FLOAT, 0.001, "layer.BatchNormalization.epsilon", minimum=1e-12, maximum=1.0),
+              (P("momentum", FLOAT, 0.99, "layer.BatchNormalization.momentum", minimum=0.0,
+                 maximum=1.0),
+               P("epsilon", FLOAT, 0.001, "layer.BatchNormalization.epsilon", minimum=1e-12,
+                 maximum=1.0),
                P("center", BOOL, True, "layer.BatchNormalization.center"),
                P("scale", BOOL, True, "layer.BatchNormalization.scale")),
               "keras.layers.BatchNormalization"),
     LayerType("LayerNormalization", "norm", Text("layer.LayerNormalization.title"),
               Text("layer.LayerNormalization.help"),
-              (P("epsilon", FLOAT, 0.001, "layer.LayerNormalization.epsilon", minimum=1e-12, maximum=1.0),
+              (P("epsilon", FLOAT, 0.001, "layer.LayerNormalization.epsilon", minimum=1e-12,
+                 maximum=1.0),
                P("center", BOOL, True, "layer.LayerNormalization.center"),
                P("scale", BOOL, True, "layer.LayerNormalization.scale")),
               "keras.layers.LayerNormalization"),
@@ -155,7 +163,8 @@ _TYPES = (
               Text("layer.LSTM.help"), _recurrent(), "keras.layers.LSTM"),
     LayerType("GRU", "recurrent", Text("layer.GRU.title"),
               Text("layer.GRU.help"), _recurrent(), "keras.layers.GRU"),
-    LayerType("Add", "merge", Text("layer.Add.title"), Text("layer.merge.help"), (), "keras.layers.Add",
+    LayerType("Add", "merge", Text("layer.Add.title"), Text("layer.merge.help"), (),
+              "keras.layers.Add",
               min_inputs=2, max_inputs=16),
     LayerType("Multiply", "merge", Text("layer.Multiply.title"), Text("layer.merge.help"), (),
               "keras.layers.Multiply", min_inputs=2, max_inputs=16),

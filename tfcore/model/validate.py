@@ -153,7 +153,8 @@ def _check_call(entry: LayerSpec, sequential: bool, out: list[Problem]) -> None:
     refs = _refs(entry.call)
     if not all(isinstance(r, int) and not isinstance(r, bool) and 0 <= r < len(entry.inputs)
                for r in refs) or unsafe_part(entry.call):
-        _p(out, entry.name, "call", dict(entry.call), "spec.problem.call_refs", count=len(entry.inputs))
+        _p(out, entry.name, "call", dict(entry.call), "spec.problem.call_refs",
+           count=len(entry.inputs))
 
 
 def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
@@ -275,7 +276,8 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
     limit = DEFAULT_PARAM_LIMIT if param_limit is None else param_limit
     _check_names(spec, out)
     if spec.kind == SEQUENTIAL and len(spec.inputs) > 1:
-        _p(out, "spec", "inputs", [i.name for i in spec.inputs], "spec.problem.sequential_many_inputs")
+        _p(out, "spec", "inputs", [i.name for i in spec.inputs],
+           "spec.problem.sequential_many_inputs")
     for item in spec.inputs:
         if not item.shape or not all(d is None or (isinstance(d, int) and not isinstance(d, bool)
                                                    and d >= 1) for d in item.shape):

@@ -73,10 +73,12 @@ class AutoGraphExample:
 EXAMPLES: dict[str, AutoGraphExample] = {e.name: e for e in (
     AutoGraphExample("square_if_positive", Text("timing.autograph.square_if_positive"),
                      square_if_positive, 1, -100, 100),
-    AutoGraphExample("collatz_steps", Text("timing.autograph.collatz_steps"), collatz_steps, 27, 1, 10_000),
+    AutoGraphExample("collatz_steps", Text("timing.autograph.collatz_steps"), collatz_steps,
+                     27, 1, 10_000),
     AutoGraphExample("sum_of_squares", Text("timing.autograph.sum_of_squares"),
                      sum_of_squares, 5, 0, 1000),
-    AutoGraphExample("squares_array", Text("timing.autograph.squares_array"), squares_array, 5, 0, 100),
+    AutoGraphExample("squares_array", Text("timing.autograph.squares_array"), squares_array,
+                     5, 0, 100),
 )}
 
 
