@@ -50,7 +50,7 @@ def render(key: str, params: Mapping[str, Any] | None = None,
         return None
     shown = {k: shown_value(v, lang) for k, v in (params or {}).items()}
     try:
-        return text.format(**shown) if shown else text
+        return text.format(**shown)             # a text with placeholders needs its params
     except (KeyError, IndexError, ValueError):
         return None
 
