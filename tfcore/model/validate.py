@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tfcore.errors import SpecError
@@ -49,8 +49,7 @@ class Validation:
 def _p(out: list[Problem], location: str, fld: str, value: Any, key: str, /,
        **params: Any) -> None:
     """Record a problem: its text is the English catalog text of ``key`` (one source)."""
-    problem = Problem(location, fld, value, "", key, params)
-    out.append(replace(problem, allowed=str(problem)))
+    out.append(Problem.of(location, fld, value, key, **params))
 
 
 MAX_MODEL_NAME = 100
