@@ -1,13 +1,17 @@
 """Typed engine errors whose message a person can act on.
 
-Every error carries an English ``message`` plus a translation ``key`` and ``params`` so a
-page can show the same message in the reader's language. ``details`` holds structured
-extras (for example the located problems of a spec).
+Every error carries a translation ``key`` and structured ``params`` (names, numbers, lists
+of choices: never English phrases); its English ``message`` is rendered from the engine's
+English catalog (:mod:`tfcore.messages`), so a page shows the same message in the reader's
+language from the same key. ``details`` holds structured extras (for example the located
+problems of a spec).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+from tfcore.messages import DEFAULT_LANG, plain_params, render
 
 
 class TFLabError(Exception):
@@ -17,17 +21,31 @@ class TFLabError(Exception):
 
     def __init__(
         self,
-        message: str,
+        message: str | None = None,
         *,
         key: str | None = None,
         params: Mapping[str, Any] | None = None,
         details: Any = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
         self.key = key or self.default_key
         self.params = dict(params or {})
+        if message is None:  # the one English source: the engine's catalog
+            message = render(self.key, self.params) or self.key
+        super().__init__(message)
+        self.message = message
         self.details = details
+
+    def text(self, lang: str = DEFAULT_LANG) -> str:
+        """The message in ``lang`` (the CLI's ``TFLAB_LANG``); the English ``message`` when
+        the engine's catalogs do not have the key."""
+        if lang == DEFAULT_LANG:
+            return self.message
+        return render(self.key, self.params, lang) or self.message
+
+    def plain_params(self) -> dict[str, Any]:
+        """``params`` with lists joined and texts rendered in English: what a JSON file of
+        plain values (``status.json``'s ``error_params``) can hold."""
+        return plain_params(self.params)
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.message

@@ -9,6 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tfcore.messages import Text
+
 
 def now_iso() -> str:
     """The current UTC time as an ISO 8601 string."""
@@ -48,7 +50,10 @@ def read_json(path: Path, default: Any = None) -> Any:
 
 
 def _json_default(value: Any) -> Any:
-    """Serialize numpy scalars and paths that json cannot handle by itself."""
+    """Serialize numpy scalars, paths and catalog texts (as English) that json cannot handle
+    by itself."""
+    if isinstance(value, Text):
+        return str(value)
     if hasattr(value, "item"):
         return value.item()
     if isinstance(value, Path):

@@ -94,14 +94,24 @@ PARAM_LIMIT = Setting("TFLAB_PARAM_LIMIT", 50_000_000, _at_least(1, int),
 CPUS = Setting("TFLAB_CPUS", None, str, "CPU numbers, comma separated",
                "set by the server for each worker of a run: the CPU set it runs on")
 
+LANG = Setting("TFLAB_LANG", "en", str, "en or zh",
+               "the language of the command line's messages (en or zh; default en)")
+
 SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,
-                                NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT, CPUS)}
+                                NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT, CPUS,
+                                LANG)}
 
 
 def workspace_dir() -> Path | None:
     """The folder named by ``TFLAB_WORKSPACE`` (``~`` expanded), or None."""
     value = WORKSPACE.get()
     return Path(value).expanduser() if value else None
+
+
+def cli_lang() -> str:
+    """The language of command-line output: ``TFLAB_LANG`` when it is en or zh, else en."""
+    lang = LANG.get()
+    return lang if lang in ("en", "zh") else "en"
 
 
 def trusted_code() -> bool:

@@ -37,7 +37,8 @@ def test_spec_check_prints_summary_or_located_problems(capsys, tmp_path: Path) -
     bad.write_text(json.dumps(data), encoding="utf-8")
     assert main(["spec", "check", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "dense.units" in err and "Received: 0" in err and "logits.type" in err
+    assert "dense.units: 0 is not allowed; use an integer from 1 to 1,000,000." in err
+    assert "logits.type: unknown layer type 'Dens'; similar types: Dense" in err
     assert main(["spec", "check", str(good), "--param-limit", "1000"]) == 2
     assert "79,510" in capsys.readouterr().err
     assert main(["spec", "check", str(tmp_path / "missing.json")]) == 2

@@ -33,13 +33,18 @@ def test_every_problem_at_once_located() -> None:
     found = _located(spec)
     assert found[("a", "units")] == "spec.problem.value"
     assert found[("a", "name")] == "spec.problem.duplicate"
-    assert found[("b", "type")] == "spec.problem.unknown_type"
+    assert found[("b", "type")] == "spec.problem.unknown_type_close"   # "Dense" is close
     assert found[("c", "activation")] == "spec.problem.value"
     assert found[("c", "bogus")] == "spec.problem.unknown_param"
     assert found[("layer", "name")] == "spec.problem.name"
     assert found[("spec", "outputs")] == "spec.problem.bad_output"
     problem = next(p for p in validate(spec).problems if p.field == "units")
-    assert problem.value == 0 and ">= 1" in problem.allowed and "Received: 0" in str(problem)
+    assert problem.value == 0 and str(problem) == problem.allowed
+    assert problem.allowed == "a.units: 0 is not allowed; use an integer from 1 to 1,000,000."
+    rule = problem.params["allowed"]                  # structured: the bounds, not a phrase
+    assert (rule.key, dict(rule.params)) == ("param.allowed.int_low_high",
+                                             {"low": 1, "high": 1_000_000})
+    assert rule["zh"] == "1 到 1,000,000 之间的整数"
 
 
 def test_graph_problems_cycle_unreachable_unused_missing_outputs() -> None:

@@ -97,10 +97,10 @@ def test_dtype_axis_and_reshape_errors() -> None:
 def test_error_params_named_key_and_message_keep_their_values() -> None:
     from tfcore.labs.tensor_text import tensor_error
 
-    exc = tensor_error("add failed: bad key", "tf", key="dense/kernel", message="bad key",
-                       op="add", shapes="[2], [3]")
+    exc = tensor_error("tf", key="dense/kernel", message="bad key", op="add",
+                       shapes="[2], [3]")
     assert isinstance(exc, TensorLabError)
-    assert exc.message == "add failed: bad key" and str(exc) == "add failed: bad key"
+    assert exc.message == str(exc) == "add failed for shapes [2], [3]: bad key"
     assert exc.key == "foundations.err.tf"
     assert exc.params == {"key": "dense/kernel", "message": "bad key", "op": "add",
                           "shapes": "[2], [3]"}

@@ -230,10 +230,13 @@ def test_pasted_value_refused_located(field: str, value) -> None:
         check_values(spec)
     err = info.value
     assert err.key == "spec.bad_values" and err.params["where"] == f"dense.{field}"
-    assert err.params["value"] == repr(value) and not err.params["allowed"].startswith("Use")
+    allowed = err.params["allowed"]                 # structured: a catalog text, not a phrase
+    assert err.params["value"] == repr(value) and allowed.key.startswith("param.allowed.")
+    assert err.message == f"dense.{field}: {value!r} does not fit this field; use " \
+        f"{allowed['en']}. Fix the value in the JSON (1 value(s) in all) and load it again."
     for lang in ("en", "zh"):
-        text = catalog(lang)[err.key].format(**err.params)
-        assert text.startswith(f"dense.{field}") and repr(value) in text
+        text = err.text(lang)
+        assert text.startswith(f"dense.{field}") and repr(value) in text and allowed[lang] in text
 
 
 @pytest.mark.parametrize("preset", ["mlp", "cnn", "tied", "nested_blocks", "linear_custom"])

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from tfcore import __version__
+from tfcore import settings
 from tfcore.errors import TFLabError
 
 __all__ = ["main"]          # what code outside the command line calls
@@ -84,7 +85,6 @@ def _workspace(path: str | None) -> Iterator[None]:
     if not path:
         yield
         return
-    from tfcore import settings
     from tfcore.cli.inputs import check_workspace
 
     with settings.overridden(settings.WORKSPACE, str(check_workspace(path).resolve())):
@@ -104,7 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TFLabError as exc:
         if debug:
             traceback.print_exc()
-        _error(exc.message, exc.details)
+        lang = settings.cli_lang()                       # TFLAB_LANG=zh: the Chinese catalog text
+        details = exc.details if not isinstance(exc.details, (list, tuple)) else [
+            d.text(lang) if callable(getattr(d, "text", None)) else d for d in exc.details]
+        _error(exc.text(lang), details)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         _error("interrupted.")

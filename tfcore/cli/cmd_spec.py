@@ -50,7 +50,7 @@ def _check(args: argparse.Namespace) -> int:
     if summary.problems:
         raise SpecError(f"{args.file}: {len(summary.problems)} problem(s).",
                         key="spec.invalid", params={"count": len(summary.problems)},
-                        details=[str(p) for p in summary.problems])
+                        details=list(summary.problems))
     print(format_summary(summary))
     return 0
 

@@ -26,6 +26,7 @@ from tfcore.custom.store import (
     read_all,
     require_trusted,
 )
+from tfcore.messages import Text
 
 PACKAGE = "custom"
 MODULE_ROOT = "tflab_custom"
@@ -85,7 +86,7 @@ def _run_error(name: str, exc: BaseException) -> CustomCodeError:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
     line = frames[-1].lineno if frames else 0
     text = f"{type(exc).__name__}: {exc}"[:300]
-    return CustomCodeError(f"{name}.py, line {line}: {text}", key="custom.err.run",
+    return CustomCodeError(key="custom.err.run",
                            params={"name": name, "line": line, "msg": text})
 
 
@@ -126,9 +127,7 @@ def _load_one(name: str, source: str, taken: dict[str, LoadedClass]) -> list[Loa
         if kind is None:
             continue
         if info.name in taken:
-            raise CustomCodeError(f"{name}.py, line {info.line}: class {info.name} is already "
-                                  f"defined in {taken[info.name].file}.py; rename one of them.",
-                                  key="custom.err.duplicate",
+            raise CustomCodeError(key="custom.err.duplicate",
                                   params={"name": name, "line": info.line, "cls": info.name,
                                           "other": taken[info.name].file})
         out.append(LoadedClass(info.name, kind, name, cls, _register(cls)))
@@ -193,15 +192,14 @@ def layer_type(item: LoadedClass) -> Any:
         kind = {bool: BOOL, int: INT, float: FLOAT, str: TEXT}.get(type(default))
         if kind is None:
             continue
-        help_text = {"en": f"{p.name} of {item.name} (from your code).",
-                     "zh": f"{item.name} 的 {p.name}（来自你的代码）。"}
+        help_text = Text("custom.layer.param", {"param": p.name, "cls": item.name})
         params.append(ParamSpec(p.name, kind, default, help=help_text))
     doc = (inspect.getdoc(item.cls) or "").strip().splitlines()
-    summary = doc[0] if doc else f"Defined in {item.file}.py."
+    summary = (Text("custom.layer.help", {"summary": doc[0]}) if doc else
+               Text("custom.layer.defined_in", {"file": item.file}))
     return LayerType(item.type_name, "custom",
-                     {"en": f"{item.name} (your code, {item.file}.py)",
-                      "zh": f"{item.name}（你的代码，{item.file}.py）"},
-                     {"en": summary, "zh": summary}, tuple(params),
+                     Text("custom.layer.title", {"cls": item.name, "file": item.file}),
+                     summary, tuple(params),
                      f"{MODULE_ROOT}.{item.file}.{item.name}")
 
 
@@ -226,8 +224,7 @@ def prepare_run(run_dir: str | Path, request: Mapping[str, Any]) -> LoadedCode |
     if not code:
         return None
     if not isinstance(code, Mapping) or not all(isinstance(v, str) for v in code.values()):
-        raise CustomCodeError("run.json: custom_code must map file names to sources.",
-                              key="custom.err.run_json")
+        raise CustomCodeError(key="custom.err.run_json")
     require_trusted()
     folder = Path(run_dir) / "custom"
     folder.mkdir(parents=True, exist_ok=True)

@@ -157,9 +157,7 @@ def restore_run_code(run_dir: str | os.PathLike[str], workspace_root: str | os.P
         check_name(name)
         data = _run_copy(folder, name) if folder else None
         if data is None:
-            raise CustomCodeError(f"The run has no readable copy of {name}.py (a plain UTF-8 "
-                                  f"file of at most {MAX_SOURCE_BYTES:,} bytes in "
-                                  f"{FOLDER}/).", key="custom.err.run_copy",
+            raise CustomCodeError(key="custom.err.run_copy",
                                   params={"name": name, "limit": f"{MAX_SOURCE_BYTES:,}"})
         source = data.decode("utf-8")
         inspect_source(source, name)

@@ -36,8 +36,7 @@ def trusted_code_enabled() -> bool:
 
 def require_trusted() -> None:
     if not trusted_code_enabled():
-        raise CustomCodeError(f"User-written code is off; start the server with {TRUSTED_ENV}=1 "
-                              "on a loopback address to allow it.", key="custom.err.untrusted",
+        raise CustomCodeError(key="custom.err.untrusted",
                               params={"env": TRUSTED_ENV})
 
 
@@ -58,8 +57,7 @@ def check_name(name: str) -> str:
     """The file stem if it is a plain lower-case identifier, else a CustomCodeError."""
     if not isinstance(name, str) or not NAME_PATTERN.match(name):
         raise CustomCodeError(
-            f"File name {name!r} is not allowed: use lower-case letters, digits and '_', "
-            "starting with a letter (at most 48 characters).", key="custom.err.name",
+            key="custom.err.name",
             params={"name": str(name)[:60]})
     return name
 
@@ -83,15 +81,13 @@ def inspect_source(source: str, name: str = "code") -> list[ClassInfo]:
         CustomCodeError: too long, a syntax error (with line and column), or no class.
     """
     if not isinstance(source, str) or len(source.encode("utf-8")) > MAX_SOURCE_BYTES:
-        raise CustomCodeError(f"{name}.py is longer than {MAX_SOURCE_BYTES:,} bytes.",
-                              key="custom.err.too_long",
+        raise CustomCodeError(key="custom.err.too_long",
                               params={"name": name, "limit": f"{MAX_SOURCE_BYTES:,}"})
     try:
         tree = ast.parse(source, filename=f"{name}.py")
     except SyntaxError as exc:
         line, col = exc.lineno or 0, exc.offset or 0
-        raise CustomCodeError(f"{name}.py, line {line}, column {col}: {exc.msg}",
-                              key="custom.err.syntax",
+        raise CustomCodeError(key="custom.err.syntax",
                               params={"name": name, "line": line, "col": col,
                                       "msg": str(exc.msg)}) from None
     found = []
@@ -101,9 +97,7 @@ def inspect_source(source: str, name: str = "code") -> list[ClassInfo]:
             if kind:
                 found.append(ClassInfo(node.name, kind, node.lineno))
     if not found:
-        raise CustomCodeError(f"{name}.py defines no layer, loss or metric class (a class "
-                              "whose base is keras.layers.Layer, keras.losses.Loss or "
-                              "keras.metrics.Metric).", key="custom.err.no_class",
+        raise CustomCodeError(key="custom.err.no_class",
                               params={"name": name})
     return found
 
@@ -134,8 +128,7 @@ def read_code(workspace_root: str | os.PathLike[str], name: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CustomCodeError(f"{name}.py cannot be read: {type(exc).__name__}.",
-                              key="custom.err.read", params={"name": name}) from exc
+        raise CustomCodeError(key="custom.err.read", params={"name": name}) from exc
 
 
 def delete_code(workspace_root: str | os.PathLike[str], name: str) -> None:

@@ -59,9 +59,7 @@ def parse_shape(text: str) -> tuple[int, ...]:
     except ValueError:
         shape = ()
     if not shape or any(d < 1 for d in shape) or int(np.prod(shape)) > MAX_TRIAL_ELEMENTS:
-        raise CustomCodeError(f"An input shape is a list of positive integers such as 2, 5 "
-                              f"(batch first, at most {MAX_TRIAL_ELEMENTS:,} numbers). "
-                              f"Received: {str(text)[:40]}", key="custom.err.shape",
+        raise CustomCodeError(key="custom.err.shape",
                               params={"shape": str(text)[:40], "limit": f"{MAX_TRIAL_ELEMENTS:,}"})
     return shape
 
@@ -76,8 +74,7 @@ def try_class(name: str, shape: tuple[int, ...] = (2, 5), seed: int = 0,
     """
     item = current().classes.get(name)
     if item is None:
-        raise CustomCodeError(f"No loaded class {name!r}; save and load its code first.",
-                              key="custom.err.no_such_class", params={"cls": name})
+        raise CustomCodeError(key="custom.err.no_such_class", params={"cls": name})
     try:
         if item.kind == "layer":
             return _try_layer(item, shape, seed, options or {})
@@ -94,7 +91,7 @@ def try_class(name: str, shape: tuple[int, ...] = (2, 5), seed: int = 0,
         raise
     except Exception as exc:  # noqa: BLE001 - the person's code: any error is a message
         text = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:300]
-        raise CustomCodeError(f"{name}: {text}", key="custom.err.trial",
+        raise CustomCodeError(key="custom.err.trial",
                               params={"cls": name, "msg": text}) from exc
 
 

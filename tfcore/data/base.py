@@ -12,6 +12,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 DEFAULT_DATASET = "digits28"
 SPLITS = ("train", "val", "test")
@@ -60,12 +61,10 @@ class DatasetRequest:
         """
         if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
             raise DatasetError(
-                f"A dataset request needs a 'name' string. Received: {data!r}",
                 key="data.err.request", params={"value": repr(data)[:200]})
         options = data.get("options") or {}
         if not isinstance(options, Mapping):
             raise DatasetError(
-                f"Dataset options must be a mapping. Received: options={options!r}",
                 key="data.err.request", params={"value": repr(options)[:200]})
         try:
             return cls(name=data["name"], options=dict(options),
@@ -73,8 +72,7 @@ class DatasetRequest:
                        test_fraction=float(data.get("test_fraction", 0.2)),
                        seed=int(data.get("seed", 0)))
         except (TypeError, ValueError) as exc:
-            raise DatasetError(f"Invalid dataset request: {exc}. Received: {data!r}",
-                               key="data.err.request",
+            raise DatasetError(key="data.err.request",
                                params={"value": repr(data)[:200]}) from exc
 
 
@@ -127,8 +125,8 @@ class DatasetBundle:
             DatasetError: an unknown split name.
         """
         if name not in SPLITS:
-            raise DatasetError(f"Unknown split {name!r}; use one of {', '.join(SPLITS)}.",
-                               key="data.err.split_name", params={"split": name})
+            raise DatasetError(key="data.err.split_name",
+                               params={"split": name, "choices": Names(SPLITS)})
         return getattr(self, f"x_{name}"), getattr(self, f"y_{name}")
 
     def class_counts(self, split: str = "train") -> dict[str, int]:
@@ -169,8 +167,6 @@ def check_fractions(val_fraction: float, test_fraction: float) -> None:
     ok = 0.0 <= val_fraction < 1.0 and 0.0 <= test_fraction < 1.0
     if not ok or val_fraction + test_fraction >= 1.0:
         raise DatasetError(
-            "Split fractions must be between 0 and 1 and leave examples for training. "
-            f"Received: val_fraction={val_fraction}, test_fraction={test_fraction}",
             key="data.err.fractions",
             params={"val": val_fraction, "test": test_fraction})
 
@@ -185,7 +181,6 @@ def _carve(x: np.ndarray, y: np.ndarray, fraction: float, seed: int,
         return x, y, empty[0], empty[1]
     if n_out >= n:
         raise DatasetError(
-            f"Too few examples ({n}) to hold out a fraction of {fraction}.",
             key="data.err.too_few", params={"n": n, "fraction": fraction})
     rng = np.random.default_rng(seed)
     keep = out = None
@@ -236,8 +231,7 @@ def split_raw(raw: RawData, name: str, title: Mapping[str, str], val_fraction: f
                                             stratify)
         parts = (x_tr, y_tr, x_va, y_va, x_te, y_te)
     if len(parts[0]) == 0:
-        raise DatasetError(f"Dataset {name!r} has no training examples.",
-                           key="data.err.empty", params={"name": name})
+        raise DatasetError(key="data.err.empty", params={"name": name})
     arrays = [_readonly(a) for a in parts]
     num_classes = len(raw.class_names) if stratify else None
     info = DatasetInfo(

@@ -24,6 +24,7 @@ from tfcore.data import limits
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, int_option
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 MAX_FILES = 20_000
 MAX_UNCOMPRESSED = 1024**3
@@ -36,20 +37,16 @@ OPTIONS = ("image_size", "channels")
 
 def _unsafe(arg: str, member: str) -> DatasetError:
     return DatasetError(
-        f"{arg!r} contains {member!r}, a path that escapes its folder or a link; "
-        "refusing the whole archive.",
         key="data.err.zip_unsafe", params={"path": arg, "member": member})
 
 
 def _limits(arg: str, count: int, total: int) -> None:
     if count > MAX_FILES:
-        raise DatasetError(f"{arg!r} holds {count} files; the limit is {MAX_FILES}.",
-                           key="data.err.too_many_files",
+        raise DatasetError(key="data.err.too_many_files",
                            params={"path": arg, "count": count, "limit": MAX_FILES})
     if total > MAX_UNCOMPRESSED:
         raise DatasetError(
-            f"{arg!r} unpacks to {limits.mb(total)} MB; the limit is "
-            f"{limits.limit_mb(MAX_UNCOMPRESSED)} MB.", key="data.err.too_big",
+            key="data.err.too_big",
             params={"name": arg, "mb": limits.mb(total),
                     "limit": limits.limit_mb(MAX_UNCOMPRESSED)})
 
@@ -73,9 +70,8 @@ class _Pixels:
         if self.broken:
             bad = self.broken
             raise DatasetError(
-                f"{self.arg!r}: {len(bad)} image(s) cannot be decoded: {', '.join(bad[:5])}"
-                + (" ..." if len(bad) > 5 else ""), key="data.err.broken_images",
-                params={"path": self.arg, "count": len(bad), "files": ", ".join(bad[:5])})
+                key="data.err.broken_images",
+                params={"path": self.arg, "count": len(bad), "files": Names(bad[:5])})
 
 
 def _is_image(parts: tuple[str, ...]) -> bool:
@@ -88,8 +84,7 @@ def read_zip(arg: str, path: Path) -> dict[tuple[str, ...], bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
-        raise DatasetError(f"{arg!r} is not a readable zip file: {exc}",
-                           key="data.err.zip_read",
+        raise DatasetError(key="data.err.zip_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
     with archive:
         infos = archive.infolist()
@@ -110,8 +105,7 @@ def read_zip(arg: str, path: Path) -> dict[tuple[str, ...], bytes]:
             try:
                 files[parts] = pixels.keep(parts, archive.read(info))
             except (zipfile.BadZipFile, OSError, EOFError) as exc:
-                raise DatasetError(f"{arg!r}: member {info.filename!r} is damaged ({exc}).",
-                                   key="data.err.zip_read",
+                raise DatasetError(key="data.err.zip_read",
                                    params={"path": arg, "error": str(exc)[:200]}) from exc
     pixels.done()
     return files
@@ -143,8 +137,7 @@ def read_folder(arg: str, root: Path) -> dict[tuple[str, ...], bytes]:
 def _layout(arg: str, files: dict[tuple[str, ...], bytes]):
     """{split: [(class, parts)]}: strip a shared top folder, find split folders."""
     if not files:
-        raise DatasetError(f"{arg!r} contains no images ({', '.join(IMAGE_EXTS)}).",
-                           key="data.err.no_images", params={"path": arg})
+        raise DatasetError(key="data.err.no_images", params={"path": arg})
     paths = list(files)
     while all(len(p) > 2 for p in paths) and len({p[0] for p in paths}) == 1:
         paths = [p[1:] for p in paths]
@@ -152,8 +145,6 @@ def _layout(arg: str, files: dict[tuple[str, ...], bytes]):
     if any(len(p) < 2 for p in paths):
         loose = next(p for p in paths if len(p) < 2)
         raise DatasetError(
-            f"{arg!r}: images must sit in one folder per class (e.g. cats/1.jpg, "
-            f"dogs/2.jpg). Received a loose file: {'/'.join(loose)}",
             key="data.err.class_folders", params={"path": arg, "file": "/".join(loose)})
     split_mode = all(p[0].lower() in SPLIT_DIRS and len(p) >= 3 for p in paths)
     groups: dict[str, list] = {}
@@ -162,8 +153,7 @@ def _layout(arg: str, files: dict[tuple[str, ...], bytes]):
         label = parts[1] if split_mode else parts[0]
         groups.setdefault(split, []).append((label, parts))
     if "train" not in groups:
-        raise DatasetError(f"{arg!r}: a train folder is needed next to {sorted(groups)}.",
-                           key="data.err.class_folders", params={"path": arg, "file": "-"})
+        raise DatasetError(key="data.err.class_folders", params={"path": arg, "file": "-"})
     return groups, files
 
 
@@ -191,9 +181,8 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
     if not seen.all():
         bad = ["/".join(items[i][1]) for i in np.flatnonzero(~seen)]
         raise DatasetError(
-            f"{arg!r}: {len(bad)} image(s) cannot be decoded: {', '.join(bad[:5])}"
-            + (" ..." if len(bad) > 5 else ""), key="data.err.broken_images",
-            params={"path": arg, "count": len(bad), "files": ", ".join(bad[:5])})
+            key="data.err.broken_images",
+            params={"path": arg, "count": len(bad), "files": Names(bad[:5])})
     return out
 
 
@@ -206,8 +195,7 @@ def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> 
     size = int_option(name, options, "image_size", 64, 8, 512)
     channels = int_option(name, options, "channels", 3, 1, 3)
     if channels == 2:
-        raise DatasetError(f"Dataset {name!r}: option 'channels' must be 1 or 3. "
-                           "Received: channels=2", key="data.err.option",
+        raise DatasetError(key="data.err.option",
                            params={"name": name, "option": "channels", "value": "2",
                                    "expected": "1 or 3"})
     if path.is_dir():
@@ -221,15 +209,12 @@ def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> 
     need = total * size * size * channels * 4
     if need > MAX_ARRAY_BYTES:
         raise DatasetError(
-            f"{arg!r}: {total} images at {size}x{size}x{channels} need "
-            f"{need / 1024**3:.1f} GiB; choose a smaller image size.",
             key="data.err.images_memory",
             params={"path": arg, "count": total, "gib": round(need / 1024**3, 1)})
     classes = sorted({label for items in groups.values() for label, _ in items})
     if len(classes) < 2:
         raise DatasetError(
-            f"{arg}: the label has only one class ({classes[0]}); a classifier needs at "
-            "least two.", key="data.err.one_class", params={"name": arg, "value": classes[0]})
+            key="data.err.one_class", params={"name": arg, "value": classes[0]})
     index = {c: i for i, c in enumerate(classes)}
     arrays = {}
     for split, items in groups.items():

@@ -39,7 +39,6 @@ def limit_mb(limit: int) -> float | int:
 
 def too_big(name: str, size: int, limit: int) -> DatasetError:
     return DatasetError(
-        f"{name!r} is {mb(size)} MB; the limit is {limit_mb(limit)} MB.",
         key="data.err.too_big", params={"name": name, "mb": mb(size), "limit": limit_mb(limit)})
 
 
@@ -57,29 +56,22 @@ def check_members(arg: str, infos: Iterable[zipfile.ZipInfo], archive_bytes: int
         declared, packed = info.file_size, max(info.compress_size, 1)
         if declared > MAX_MEMBER_BYTES:
             raise DatasetError(
-                f"{arg!r}: member {info.filename!r} unpacks to {mb(declared)} MB; the limit "
-                f"per file is {limit_mb(MAX_MEMBER_BYTES)} MB.", key="data.err.zip_member_big",
+                key="data.err.zip_member_big",
                 params={"path": arg, "member": info.filename, "mb": mb(declared),
                         "limit": limit_mb(MAX_MEMBER_BYTES)})
         if declared > RATIO_FLOOR and declared / packed > MAX_RATIO:
             raise DatasetError(
-                f"{arg!r}: member {info.filename!r} would grow {declared // packed}-fold when "
-                f"unpacked ({mb(declared)} MB from {mb(packed)} MB); the limit is "
-                f"{MAX_RATIO}-fold. It looks like a zip bomb and is not unpacked.",
                 key="data.err.zip_ratio",
                 params={"path": arg, "member": info.filename, "ratio": declared // packed,
                         "limit": MAX_RATIO})
         total += declared
     if total > max_total:
         raise DatasetError(
-            f"{arg!r} unpacks to {mb(total)} MB; the limit is {limit_mb(max_total)} MB.",
             key="data.err.too_big",
             params={"name": arg, "mb": mb(total), "limit": limit_mb(max_total)})
     if total > RATIO_FLOOR and total / max(archive_bytes, 1) > MAX_RATIO:
         raise DatasetError(
-            f"{arg!r} would grow {total // max(archive_bytes, 1)}-fold when unpacked "
-            f"({mb(total)} MB from {mb(archive_bytes)} MB); the limit is {MAX_RATIO}-fold. "
-            "It looks like a zip bomb and is not unpacked.", key="data.err.zip_ratio",
+            key="data.err.zip_ratio",
             params={"path": arg, "member": "*", "ratio": total // max(archive_bytes, 1),
                     "limit": MAX_RATIO})
 
@@ -118,16 +110,12 @@ def check_pixels(arg: str, member: str, size: tuple[int, int], total: int) -> in
     pixels = width * height
     if pixels > MAX_IMAGE_PIXELS:
         raise DatasetError(
-            f"{arg!r}: image {member!r} is {width}x{height} = {pixels:,} pixels; the limit "
-            f"per image is {MAX_IMAGE_PIXELS:,}. Shrink it before uploading.",
             key="data.err.image_pixels",
             params={"path": arg, "member": member, "width": width, "height": height,
                     "pixels": f"{pixels:,}", "limit": f"{MAX_IMAGE_PIXELS:,}"})
     total += pixels
     if total > MAX_TOTAL_PIXELS:
         raise DatasetError(
-            f"{arg!r}: the images hold more than {MAX_TOTAL_PIXELS:,} pixels together "
-            f"(reached at {member!r}); use fewer or smaller images.",
             key="data.err.total_pixels",
             params={"path": arg, "member": member, "limit": f"{MAX_TOTAL_PIXELS:,}"})
     return total
@@ -144,9 +132,7 @@ def check_path_text(arg: str) -> None:
     if len(arg) > MAX_PATH_CHARS or longest > 255:
         shown = arg[:40] + "..."
         raise DatasetError(
-            f"The path {shown!r} is {len(arg):,} characters long; paths may have at most "
-            f"{MAX_PATH_CHARS:,} characters and 255 bytes per name.", key="data.err.path_long",
+            key="data.err.path_long",
             params={"path": shown, "length": f"{len(arg):,}", "limit": f"{MAX_PATH_CHARS:,}"})
     if "\x00" in arg:
-        raise DatasetError(f"Upload path {arg!r} contains a NUL character.",
-                           key="data.err.upload_path", params={"path": repr(arg)})
+        raise DatasetError(key="data.err.upload_path", params={"path": repr(arg)})

@@ -23,6 +23,7 @@ from tfcore.data.base import (
 )
 from tfcore.data.pipeline import PipelineConfig, make_pipeline, pipeline_steps
 from tfcore.errors import DatasetError
+from tfcore.messages import Names, Text
 
 __all__ = [
     "DEFAULT_DATASET", "SPLITS", "DatasetBundle", "DatasetInfo", "DatasetRequest",
@@ -52,16 +53,16 @@ def prefixes() -> list[str]:
     return list(_sources.PREFIXES)
 
 
-def dataset_title(name: str) -> dict[str, str]:
-    """``{"en": ..., "zh": ...}`` title of a dataset name (prefixed names included)."""
+def dataset_title(name: str) -> Text:
+    """The title of a dataset name (prefixed names included), a catalog text."""
     if name in _sources.SOURCES:
-        return dict(_sources.SOURCES[name].title)
+        return _sources.SOURCES[name].title
     _ensure_prefixes()
     found = _sources.find_prefix(name)
     if found:
         source, arg = found
-        return {lang: f"{text}: {arg}" for lang, text in source.title.items()}
-    return {"en": name, "zh": name}
+        return Text("data.title.with_arg", {"source": source.title, "arg": arg})
+    return Text("data.title.unknown", {"name": name})
 
 
 def dataset_kind(name: str) -> str | None:
@@ -79,9 +80,8 @@ def _resolve(request: DatasetRequest):
     _ensure_prefixes()
     found = _sources.find_prefix(name)
     if found is None:
-        known = ", ".join(dataset_names() + [p + "..." for p in _sources.PREFIXES])
-        raise DatasetError(f"Unknown dataset {name!r}. Known: {known}",
-                           key="data.err.unknown", params={"name": name, "known": known})
+        known = Names(dataset_names() + [p + "..." for p in _sources.PREFIXES])
+        raise DatasetError(key="data.err.unknown", params={"name": name, "known": known})
     source, arg = found
     return ((lambda options, seed: source.loader(name, arg, options, seed)),
             source.fingerprint(arg, request.options))
@@ -95,8 +95,7 @@ def load_dataset(request: DatasetRequest | None = None) -> DatasetBundle:
     """
     request = request or DatasetRequest()
     if not isinstance(request, DatasetRequest):
-        raise DatasetError(f"load_dataset needs a DatasetRequest. Received: {request!r}",
-                           key="data.err.request", params={"value": repr(request)[:200]})
+        raise DatasetError(key="data.err.request", params={"value": repr(request)[:200]})
     check_fractions(request.val_fraction, request.test_fraction)
     _, fingerprint = _resolve(request)
     return _load_cached(request.to_json(), fingerprint)

@@ -11,6 +11,7 @@ import numpy as np
 from tfcore.data.base import RawData
 from tfcore.data.limits import MAX_ARRAY_BYTES, check_members, limit_mb, mb
 from tfcore.errors import DatasetError
+from tfcore.messages import Names
 
 PAIRS = (("x_train", "y_train"), ("x_val", "y_val"), ("x_test", "y_test"))
 
@@ -24,8 +25,7 @@ def _header(arg: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[
                       else np.lib.format.read_array_header_2_0)
             shape, _, dtype = reader(handle)
     except Exception as exc:  # noqa: BLE001 - a member that is not an array is damage
-        raise DatasetError(f"Cannot read {arg!r} as NPZ: member {info.filename!r} is not a "
-                           f"NumPy array ({str(exc)[:120]}).", key="data.err.npz_read",
+        raise DatasetError(key="data.err.npz_read",
                            params={"path": arg, "error": f"{info.filename}: not a NumPy array"}
                            ) from exc
     return tuple(shape), dtype
@@ -42,8 +42,7 @@ def check_npz(arg: str, path: Path) -> None:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
-        raise DatasetError(f"Cannot read {arg!r} as NPZ: it is not an .npz (zip) archive.",
-                           key="data.err.npz_read",
+        raise DatasetError(key="data.err.npz_read",
                            params={"path": arg, "error": "not an .npz archive"}) from exc
     with archive:
         infos = archive.infolist()
@@ -54,15 +53,12 @@ def check_npz(arg: str, path: Path) -> None:
             count = int(np.prod(shape, dtype=object)) if shape else 1
             if not dtype.hasobject and count * dtype.itemsize > info.file_size:
                 raise DatasetError(
-                    f"Cannot read {arg!r} as NPZ: member {info.filename!r} declares shape "
-                    f"{shape} but holds only {info.file_size:,} bytes.", key="data.err.npz_read",
+                    key="data.err.npz_read",
                     params={"path": arg, "error": f"{info.filename}: shape {shape} does not "
                             "match its size"})
             need += count * 4
             if need > MAX_ARRAY_BYTES:
                 raise DatasetError(
-                    f"{arg!r}: array {info.filename!r} (shape {shape}) brings the float32 "
-                    f"arrays to {mb(need)} MB; the limit is {limit_mb(MAX_ARRAY_BYTES)} MB.",
                     key="data.err.too_big",
                     params={"name": f"{arg}: {info.filename}", "mb": mb(need),
                             "limit": limit_mb(MAX_ARRAY_BYTES)})
@@ -70,18 +66,15 @@ def check_npz(arg: str, path: Path) -> None:
 
 def _features(arg: str, key: str, x: np.ndarray) -> np.ndarray:
     if not (np.issubdtype(x.dtype, np.number) or x.dtype == bool):
-        raise DatasetError(f"{arg}: array {key!r} is not numeric (dtype {x.dtype}).",
-                           key="data.err.npz_dtype",
+        raise DatasetError(key="data.err.npz_dtype",
                            params={"path": arg, "array": key, "dtype": str(x.dtype)})
     if x.ndim == 0 or x.ndim > 4 or len(x) == 0:
         raise DatasetError(
-            f"{arg}: array {key!r} must have 1 to 4 dimensions with examples first. "
-            f"Received: shape={x.shape}", key="data.err.npz_shape",
+            key="data.err.npz_shape",
             params={"path": arg, "array": key, "shape": str(x.shape)})
     scaled = x.astype(np.float32) / 255.0 if x.dtype == np.uint8 else x.astype(np.float32)
     if not np.isfinite(scaled).all():
-        raise DatasetError(f"{arg}: array {key!r} contains NaN or infinite values.",
-                           key="data.err.npz_nan", params={"path": arg, "array": key})
+        raise DatasetError(key="data.err.npz_nan", params={"path": arg, "array": key})
     if scaled.ndim == 1:
         return scaled[:, None]
     if scaled.ndim == 3:
@@ -102,10 +95,8 @@ def npz_raw(arg: str, arrays: dict[str, np.ndarray], task: str,
         pairs = {p[0][2:]: p for p in PAIRS if p[0] in arrays and p[1] in arrays}
     else:
         raise DatasetError(
-            f"{arg}: expected arrays x and y, or x_train and y_train (optionally x_val, "
-            f"y_val, x_test, y_test). Found: {', '.join(sorted(arrays)) or 'none'}",
             key="data.err.npz_keys",
-            params={"path": arg, "keys": ", ".join(sorted(arrays)) or "-"})
+            params={"path": arg, "keys": Names(sorted(arrays)) or "-"})
     xs, ys = {}, {}
     for split, (xk, yk) in pairs.items():
         x, y = _features(arg, xk, arrays[xk]), np.asarray(arrays[yk])
@@ -113,15 +104,12 @@ def npz_raw(arg: str, arrays: dict[str, np.ndarray], task: str,
             y = y[:, 0]
         if y.ndim != 1 or len(y) != len(x):
             raise DatasetError(
-                f"{arg}: {yk} must hold one label per example of {xk}. "
-                f"Received: {xk}.shape={arrays[xk].shape}, {yk}.shape={arrays[yk].shape}",
                 key="data.err.npz_lengths",
                 params={"path": arg, "x": xk, "y": yk, "nx": len(x), "ny": len(y)})
         xs[split], ys[split] = x, y
     shapes = {x.shape[1:] for x in xs.values()}
     if len(shapes) > 1:
-        raise DatasetError(f"{arg}: the splits have different example shapes: {shapes}",
-                           key="data.err.npz_shape",
+        raise DatasetError(key="data.err.npz_shape",
                            params={"path": arg, "array": "x", "shape": str(shapes)})
     # label ids are computed over all splits together so the classes agree
     order = list(ys)

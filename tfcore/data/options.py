@@ -5,13 +5,18 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfcore.errors import DatasetError
+from tfcore.messages import Names, Text
 
 
-def _bad(name: str, key: str, value: Any, expected: str) -> DatasetError:
+def _bad(name: str, key: str, value: Any, expected: Text) -> DatasetError:
     return DatasetError(
-        f"Dataset {name!r}: option {key!r} must be {expected}. Received: {key}={value!r}",
         key="data.err.option", params={"name": name, "option": key,
                                        "value": repr(value), "expected": expected})
+
+
+def _range(kind: str, low: float, high: float) -> Text:
+    """What a number option allows: ``param.allowed.int_low_high`` (or ``float_``)."""
+    return Text(f"param.allowed.{kind}_low_high", {"low": low, "high": high})
 
 
 def int_option(name: str, options: Mapping[str, Any], key: str, default: int,
@@ -19,16 +24,16 @@ def int_option(name: str, options: Mapping[str, Any], key: str, default: int,
     """An integer option in ``[low, high]`` (``default`` when absent)."""
     value = options.get(key, default)
     if isinstance(value, bool):
-        raise _bad(name, key, value, f"an integer from {low} to {high}")
+        raise _bad(name, key, value, _range("int", low, high))
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise _bad(name, key, value, f"an integer from {low} to {high}") from None
+        raise _bad(name, key, value, _range("int", low, high)) from None
     if number != value and not (isinstance(value, str) and value.strip().isdigit()):
         if not (isinstance(value, float) and value.is_integer()):
-            raise _bad(name, key, value, f"an integer from {low} to {high}")
+            raise _bad(name, key, value, _range("int", low, high))
     if not low <= number <= high:
-        raise _bad(name, key, value, f"an integer from {low} to {high}")
+        raise _bad(name, key, value, _range("int", low, high))
     return number
 
 
@@ -39,16 +44,16 @@ def float_option(name: str, options: Mapping[str, Any], key: str, default: float
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise _bad(name, key, value, f"a number from {low} to {high}") from None
+        raise _bad(name, key, value, _range("float", low, high)) from None
     if isinstance(value, bool) or not low <= number <= high:
-        raise _bad(name, key, value, f"a number from {low} to {high}")
+        raise _bad(name, key, value, _range("float", low, high))
     return number
 
 
 def bool_option(name: str, options: Mapping[str, Any], key: str, default: bool) -> bool:
     value = options.get(key, default)
     if not isinstance(value, bool):
-        raise _bad(name, key, value, "true or false")
+        raise _bad(name, key, value, Text("param.allowed.bool"))
     return value
 
 
@@ -58,7 +63,8 @@ def str_option(name: str, options: Mapping[str, Any], key: str, default: str | N
     if value is None:
         return None
     if not isinstance(value, str) or (choices and value not in choices):
-        expected = f"one of {', '.join(choices)}" if choices else "a string"
+        expected = (Text("param.allowed.choice", {"choices": Names(choices)}) if choices
+                    else Text("param.allowed.text"))
         raise _bad(name, key, value, expected)
     return value
 
@@ -68,7 +74,5 @@ def check_known(name: str, options: Mapping[str, Any], known: tuple[str, ...]) -
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise DatasetError(
-            f"Dataset {name!r} has no option {unknown[0]!r}; "
-            f"known options: {', '.join(known) or 'none'}. Received: {dict(options)!r}",
             key="data.err.unknown_option",
-            params={"name": name, "option": unknown[0], "known": ", ".join(known) or "-"})
+            params={"name": name, "option": unknown[0], "known": Names(known or ("-",))})

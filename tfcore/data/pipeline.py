@@ -39,13 +39,9 @@ class PipelineConfig:
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int) \
                 or self.batch_size < 1:
             raise DatasetError(
-                f"Batch size must be a whole number of at least 1. "
-                f"Received: batch_size={self.batch_size!r}",
                 key="data.err.batch_size", params={"value": repr(self.batch_size)})
         if not isinstance(self.shuffle_buffer, int) or self.shuffle_buffer < 0:
             raise DatasetError(
-                f"Shuffle buffer must be a whole number of at least 0. "
-                f"Received: shuffle_buffer={self.shuffle_buffer!r}",
                 key="data.err.shuffle_buffer", params={"value": repr(self.shuffle_buffer)})
 
 
@@ -78,8 +74,6 @@ def make_pipeline(x: np.ndarray, y: np.ndarray, config: PipelineConfig,
     config.check()
     if len(x) != len(y):
         raise DatasetError(
-            f"x and y must have the same number of examples. "
-            f"Received: len(x)={len(x)}, len(y)={len(y)}",
             key="data.err.lengths", params={"nx": len(x), "ny": len(y)})
     ds = tf.data.Dataset.from_tensor_slices((np.asarray(x), np.asarray(y)))
     if config.cache:

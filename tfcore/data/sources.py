@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping
 
 from tfcore.data import builtin
 from tfcore.data.base import RawData
+from tfcore.messages import Text
 
 
 @dataclass(frozen=True)
@@ -37,24 +38,20 @@ class PrefixSource:
     fingerprint: Callable[[str, Mapping[str, Any]], str] = lambda arg, options: ""
 
 
-def _t(en: str, zh: str) -> dict[str, str]:
-    return {"en": en, "zh": zh}
-
-
 SOURCES: dict[str, Source] = {s.name: s for s in (
-    Source("digits28", _t("Digits 28x28 (scikit-learn, resized)", "手写数字 28x28（scikit-learn，放大）"),
+    Source("digits28", Text("data.title.digits28"),
            "image", "classification", builtin.load_digits28),
-    Source("digits8", _t("Digits 8x8 (scikit-learn)", "手写数字 8x8（scikit-learn）"),
+    Source("digits8", Text("data.title.digits8"),
            "image", "classification", builtin.load_digits8),
-    Source("house_prices", _t("House prices 2013-2017 (M1)", "房价 2013-2017（M1）"),
+    Source("house_prices", Text("data.title.house_prices"),
            "table", "regression", builtin.load_house_prices),
-    Source("circles", _t("Circles (2-D)", "圆环（二维）"), "points", "classification",
+    Source("circles", Text("data.title.circles"), "points", "classification",
            builtin.load_circles, builtin.POINT_OPTIONS),
-    Source("xor", _t("XOR (2-D)", "异或（二维）"), "points", "classification",
+    Source("xor", Text("data.title.xor"), "points", "classification",
            builtin.load_xor, builtin.POINT_OPTIONS),
-    Source("spirals", _t("Spirals (2-D)", "螺旋（二维）"), "points", "classification",
+    Source("spirals", Text("data.title.spirals"), "points", "classification",
            builtin.load_spirals, builtin.POINT_OPTIONS),
-    Source("blobs", _t("Gaussian blobs (2-D)", "高斯团簇（二维）"), "points", "classification",
+    Source("blobs", Text("data.title.blobs"), "points", "classification",
            builtin.load_blobs, builtin.POINT_OPTIONS + ("classes",)),
 )}
 

@@ -21,6 +21,7 @@ from tfcore.data.base import RawData
 from tfcore.data.options import bool_option, check_known, int_option, str_option
 from tfcore import settings
 from tfcore.errors import DatasetError
+from tfcore.messages import Names, Text
 
 PREFIX = "tfds:"
 SUGGESTED = ("mnist", "fashion_mnist", "cifar10", "tf_flowers")
@@ -84,9 +85,8 @@ def _builder(tfds_name: str, data_dir: str | None):
     except Exception as exc:  # DatasetNotFoundError, bad config names, ...
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DatasetError(
-            f"TensorFlow Datasets has no dataset {tfds_name!r} ({first}). "
-            "Check the spelling, e.g. mnist, fashion_mnist, cifar10, tf_flowers.",
-            key="data.err.tfds_unknown", params={"name": tfds_name}) from exc
+            key="data.err.tfds_unknown",
+            params={"name": tfds_name, "reason": first, "examples": Names(SUGGESTED)}) from exc
 
 
 def _prepare(builder, tfds_name: str, data_dir: str, download: bool) -> None:
@@ -95,20 +95,14 @@ def _prepare(builder, tfds_name: str, data_dir: str, download: bool) -> None:
         return
     if not download:
         raise DatasetError(
-            f"Dataset {tfds_name!r} is not on disk in {data_dir}. Ask for a download (the "
-            "download box, or option download=true; needs the network), or copy a "
-            "prepared copy there.",
             key="data.err.tfds_missing", params={"name": tfds_name, "dir": data_dir})
     if not network_reachable():
         raise DatasetError(
-            f"Cannot download {tfds_name!r}: the network is unreachable from this machine. "
-            f"Copy a prepared copy into {data_dir} instead.",
             key="data.err.tfds_offline", params={"name": tfds_name, "dir": data_dir})
     try:
         builder.download_and_prepare()
     except Exception as exc:  # network drops, disk full, manual-download datasets
-        raise DatasetError(f"Downloading {tfds_name!r} failed: {exc}",
-                           key="data.err.tfds_download",
+        raise DatasetError(key="data.err.tfds_download",
                            params={"name": tfds_name, "error": str(exc)[:300]}) from exc
 
 
@@ -136,7 +130,7 @@ def _to_numpy(builder, split: str, label_key: str, image_key: str | None,
         xs.append(xb.numpy())
         ys.append(yb.numpy())
     if not xs:
-        raise DatasetError(f"Split {split!r} is empty.", key="data.err.empty",
+        raise DatasetError(key="data.err.empty",
                            params={"name": split})
     return np.concatenate(xs).astype(np.float32), np.concatenate(ys)
 
@@ -151,8 +145,6 @@ def load_tfds(name: str, tfds_name: str, options: Mapping[str, Any], seed: int) 
     tfds_name = tfds_name.strip()
     if not _NAME.match(tfds_name):
         raise DatasetError(
-            f"{tfds_name!r} is not a TensorFlow Datasets name (lower-case letters, digits "
-            "and _, optionally /config and :version).",
             key="data.err.tfds_name", params={"name": tfds_name})
     download = bool_option(name, options, "download", False)
     data_dir = str_option(name, options, "data_dir", None) or str(default_data_dir())
@@ -166,8 +158,7 @@ def load_tfds(name: str, tfds_name: str, options: Mapping[str, Any], seed: int) 
     keys = info.supervised_keys
     if not keys or not isinstance(keys, tuple) or len(keys) != 2 \
             or not all(isinstance(k, str) for k in keys):
-        raise DatasetError(f"Dataset {tfds_name!r} has no (input, label) pair to train on.",
-                           key="data.err.tfds_unsupervised", params={"name": tfds_name})
+        raise DatasetError(key="data.err.tfds_unsupervised", params={"name": tfds_name})
     x_key, label_key = keys
     import tensorflow_datasets as tfds
 
@@ -175,7 +166,6 @@ def load_tfds(name: str, tfds_name: str, options: Mapping[str, Any], seed: int) 
     is_image = isinstance(feature, tfds.features.Image)
     if is_image and (None in feature.shape[:2]) and not image_size:
         raise DatasetError(
-            f"Images of {tfds_name!r} differ in size; choose an image size to resize to.",
             key="data.err.tfds_image_size", params={"name": tfds_name})
     label = info.features[label_key]
     classification = isinstance(label, tfds.features.ClassLabel)
@@ -212,10 +202,8 @@ def _check_size(tfds_name: str, info, feature, image_size: int | None, limit: in
     if n * per > MAX_ARRAY_BYTES:
         gib = n * per / 1024**3
         raise DatasetError(
-            f"{tfds_name!r} would need {gib:.1f} GiB as float32 arrays; choose a smaller "
-            "image size or a maximum number of examples.",
             key="data.err.tfds_too_big", params={"name": tfds_name, "gib": round(gib, 1)})
 
 
 registry.register_prefix(registry.PrefixSource(
-    PREFIX, {"en": "TensorFlow Datasets", "zh": "TensorFlow Datasets 数据集"}, load_tfds))
+    PREFIX, Text("data.title.tfds"), load_tfds))

@@ -18,6 +18,7 @@ from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
 from tfcore.data.limits import too_big as _too_big
 from tfcore.data.options import bool_option, check_known, str_option
 from tfcore.errors import DatasetError, WorkspaceError
+from tfcore.messages import Names, Text
 from tfcore.workspace import Workspace, default_workspace
 
 MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
@@ -41,21 +42,18 @@ def uploads_path(arg: str, workspace: Workspace | None = None) -> Path:
     try:
         path = ws.confine(Path("uploads") / arg.strip()) if arg.strip() else None
     except WorkspaceError as exc:
-        raise DatasetError(f"Upload path {arg!r} leaves the uploads folder.",
-                           key="data.err.upload_path", params={"path": arg}) from exc
+        raise DatasetError(key="data.err.upload_path", params={"path": arg}) from exc
     uploads = ws.uploads.resolve()
     if path is None or path == uploads or uploads not in path.parents:
-        raise DatasetError(f"Upload path {arg!r} leaves the uploads folder.",
-                           key="data.err.upload_path", params={"path": arg})
+        raise DatasetError(key="data.err.upload_path", params={"path": arg})
     if not path.exists():
-        raise DatasetError(f"No uploaded file {arg!r} in the workspace's uploads folder.",
-                           key="data.err.upload_missing", params={"path": arg})
+        raise DatasetError(key="data.err.upload_missing", params={"path": arg})
     return path
 
 
 def safe_filename(name: str) -> str:
     """A plain, readable file name for a person's upload: no folders, no control or odd
-    characters (letters of any script stay: ``训练数据.csv``), a known extension, a stem of at
+    characters (letters of any script stay, Chinese ones too), a known extension, a stem of at
     most ``MAX_NAME_CHARS`` characters (``upload`` when nothing usable is left).
 
     Raises:
@@ -67,9 +65,8 @@ def safe_filename(name: str) -> str:
     if not dot or suffix not in _SUFFIXES:
         shown = base[:60] + ("..." if len(base) > 60 else "")
         raise DatasetError(
-            f"Cannot store {shown!r}: an upload needs one of the extensions "
-            f"{', '.join(_SUFFIXES)}.", key="data.err.upload_kind",
-            params={"name": shown, "allowed": ", ".join(_SUFFIXES)})
+            key="data.err.upload_kind",
+            params={"name": shown, "allowed": Names(_SUFFIXES)})
     cleaned = _SAFE.sub("_", stem).strip("._-")[:MAX_NAME_CHARS].rstrip("._-")
     return f"{cleaned or 'upload'}.{suffix}"
 
@@ -84,8 +81,7 @@ def _free_name(folder: Path, name: str, data: bytes) -> str:
             return candidate
         if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
             return candidate
-    raise DatasetError(f"Too many uploads named {name!r}; delete some first.",
-                       key="data.err.upload_name", params={"name": name})
+    raise DatasetError(key="data.err.upload_name", params={"name": name})
 
 
 def save_upload(data: bytes, filename: str, workspace: Workspace | None = None) -> str:
@@ -138,8 +134,7 @@ def csv_columns(arg: str) -> list[str]:
         return [str(c) for c in pd.read_csv(path, nrows=5).columns]
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
             ValueError) as exc:
-        raise DatasetError(f"Cannot read {arg!r} as CSV: {str(exc).splitlines()[0]}",
-                           key="data.err.csv_read",
+        raise DatasetError(key="data.err.csv_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
 
 
@@ -158,7 +153,7 @@ def _fingerprint(arg: str, options: Mapping[str, Any]) -> str:
 
 def _check_file(path: Path, arg: str) -> None:
     if not path.is_file():
-        raise DatasetError(f"{arg!r} is not a file.", key="data.err.upload_missing",
+        raise DatasetError(key="data.err.upload_missing",
                            params={"path": arg})
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _too_big(arg, path.stat().st_size, MAX_FILE_BYTES)
@@ -179,15 +174,12 @@ def _labels(name: str, values: np.ndarray, task: str) -> tuple[np.ndarray, str, 
         try:
             y = series.to_numpy(dtype=np.float32)[:, None]
         except (TypeError, ValueError) as exc:
-            raise DatasetError(f"{name}: the target is not numeric, so it cannot be "
-                               "a regression target.", key="data.err.target_numeric",
+            raise DatasetError(key="data.err.target_numeric",
                                params={"name": name}) from exc
         return y, task, ()
     classes = sorted(series.unique().tolist(), key=lambda v: (str(type(v)), v))
     if len(classes) < 2:
         raise DatasetError(
-            f"{name}: the label has only one class ({classes[0] if classes else 'none'!s}); "
-            "a classifier needs at least two.",
             key="data.err.one_class",
             params={"name": name, "value": str(classes[0]) if classes else "-"})
     index = {value: i for i, value in enumerate(classes)}
@@ -211,28 +203,23 @@ def load_csv(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
         frame = pd.read_csv(path)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
             ValueError) as exc:
-        raise DatasetError(f"Cannot read {arg!r} as CSV: {str(exc).splitlines()[0]}",
-                           key="data.err.csv_read",
+        raise DatasetError(key="data.err.csv_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
     columns = [str(c) for c in frame.columns]
     frame.columns = columns
     target = str_option(name, options, "target", columns[-1] if columns else None)
     if target not in columns or len(columns) < 2:
         raise DatasetError(
-            f"{arg!r} has no column {target!r} to predict (it needs a target and at least "
-            f"one feature). Columns: {', '.join(columns)}",
             key="data.err.csv_target",
-            params={"path": arg, "target": str(target), "columns": ", ".join(columns)})
+            params={"path": arg, "target": str(target), "columns": Names(columns)})
     features = options.get("features") or [c for c in columns if c != target]
     bad = [f for f in features if f not in columns or f == target]
     if bad or not isinstance(features, (list, tuple)):
-        raise DatasetError(f"Unknown feature columns {bad!r}. Columns: {', '.join(columns)}",
-                           key="data.err.csv_features",
-                           params={"columns": ", ".join(map(str, bad))})
+        raise DatasetError(key="data.err.csv_features",
+                           params={"columns": Names(map(str, bad))})
     frame = frame.dropna(subset=[target])
     if frame.empty:
-        raise DatasetError(f"{arg!r} has no rows with a value in {target!r}.",
-                           key="data.err.empty", params={"name": arg})
+        raise DatasetError(key="data.err.empty", params={"name": arg})
     task = str_option(name, options, "task", "auto", TASKS)
     y, task, class_names = _labels(arg, frame[target].to_numpy(), task)
     x, feature_names = _encode_features(arg, frame[list(features)],
@@ -262,8 +249,6 @@ def _encode_features(arg: str, frame, normalize: bool) -> tuple[np.ndarray, tupl
         categories = sorted(text.unique().tolist())
         if len(categories) > MAX_CATEGORIES:
             raise DatasetError(
-                f"Column {column!r} of {arg!r} has {len(categories)} different text values "
-                f"(limit {MAX_CATEGORIES}); leave it out of the features.",
                 key="data.err.csv_categories",
                 params={"column": column, "count": len(categories), "limit": MAX_CATEGORIES})
         onehot = np.stack([(text == c).to_numpy(dtype=np.float64) for c in categories], 1)
@@ -288,12 +273,11 @@ def load_npz(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
     except ValueError as exc:
         if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
             raise DatasetError(
-                f"{arg!r} holds Python objects, which are never unpickled; save plain "
-                "numeric arrays.", key="data.err.npz_objects", params={"path": arg}) from exc
-        raise DatasetError(f"Cannot read {arg!r} as NPZ: {exc}", key="data.err.npz_read",
+                key="data.err.npz_objects", params={"path": arg}) from exc
+        raise DatasetError(key="data.err.npz_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
     except Exception as exc:  # zipfile.BadZipFile, OSError, EOFError ...
-        raise DatasetError(f"Cannot read {arg!r} as NPZ: {exc}", key="data.err.npz_read",
+        raise DatasetError(key="data.err.npz_read",
                            params={"path": arg, "error": str(exc)[:200]}) from exc
     task = str_option(name, options, "task", "auto", TASKS)
     return npz_raw(arg, arrays, task, _labels)
@@ -305,9 +289,6 @@ def _images(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawDa
     return load_images(name, arg, uploads_path(arg), options)
 
 
-for _kind, _loader, _en, _zh in (
-        ("csv", load_csv, "Uploaded CSV", "上传的 CSV"),
-        ("npz", load_npz, "Uploaded NPZ", "上传的 NPZ"),
-        ("images", _images, "Uploaded images", "上传的图片")):
+for _kind, _loader in (("csv", load_csv), ("npz", load_npz), ("images", _images)):
     registry.register_prefix(registry.PrefixSource(
-        f"upload:{_kind}:", {"en": _en, "zh": _zh}, _loader, _fingerprint))
+        f"upload:{_kind}:", Text(f"data.title.upload_{_kind}"), _loader, _fingerprint))

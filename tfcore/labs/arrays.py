@@ -40,16 +40,13 @@ def _plain(value: Any, where: str) -> np.ndarray:
     array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
     if array.dtype.hasobject:
         raise ArraysError(
-            f"The value {where} is an object array (dtype=object); saving it would need pickle, which "
-            "is unsafe to load. Use numbers of one dtype and one shape.",
             key="foundations.err.object_array", params={"where": where})
     return array
 
 
 def _target(ws: Workspace, name: str, suffix: str) -> Path:
     if not _NAME.match(name or ""):
-        raise ArraysError(f"A file name is letters, digits, '_', '-' or '.', up to 80 "
-                          f"characters. Received: {name!r}", key="foundations.err.array_name",
+        raise ArraysError(key="foundations.err.array_name",
                           params={"name": name})
     stem = name[: -len(suffix)] if name.endswith(suffix) else name
     return ws.confine(f"exports/{FOLDER}/{stem}{suffix}")
@@ -71,8 +68,7 @@ def save_arrays(ws: Workspace, name: str, data: Any) -> SavedArrays:
         kind = "tensor"
         arrays = {"array": _plain(data, "data")}
     if not arrays:
-        raise ArraysError(f"Nothing to save: the {kind} is empty.",
-                          key="foundations.err.array_empty", params={"kind": kind})
+        raise ArraysError(key="foundations.err.array_empty", params={"kind": kind})
     path = _target(ws, name, ".npy" if kind == "tensor" else ".npz")
     path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "tensor":
@@ -85,29 +81,22 @@ def save_arrays(ws: Workspace, name: str, data: Any) -> SavedArrays:
 def _open(ws: Workspace, relative: str) -> tuple[Path, Any]:
     path = ws.confine(relative)
     if not path.is_file():
-        raise ArraysError(f"No file {relative!r} in the workspace.",
-                          key="foundations.err.array_missing", params={"path": relative})
+        raise ArraysError(key="foundations.err.array_missing", params={"path": relative})
     with open(path, "rb") as handle:
         magic = handle.read(6)
     if magic != b"\x93NUMPY" and magic[:4] not in (b"PK\x03\x04", b"PK\x05\x06"):
         # np.load would try pickle on anything else and call garbage "pickled data"
-        raise ArraysError(f"{relative} is not a NumPy file (.npy or .npz): it does not start "
-                          "with the NumPy or zip signature.",
-                          key="foundations.err.array_format", params={"path": relative})
+        raise ArraysError(key="foundations.err.array_format", params={"path": relative})
     try:
         return path, np.load(path, allow_pickle=False)
     except ValueError as exc:
         if "pickle" in str(exc).lower():
             raise ArraysError(
-                f"{relative} holds pickled (object) data. It is not loaded: unpickling a file "
-                "from someone else can run any code on this machine.",
                 key="foundations.err.array_pickle", params={"path": relative}) from None
-        raise ArraysError(f"{relative} is not a NumPy file: {exc}",
-                          key="foundations.err.array_format", params={"path": relative}) \
+        raise ArraysError(key="foundations.err.array_format", params={"path": relative}) \
             from None
     except OSError as exc:
-        raise ArraysError(f"{relative} is not a NumPy file: {exc}",
-                          key="foundations.err.array_format", params={"path": relative}) \
+        raise ArraysError(key="foundations.err.array_format", params={"path": relative}) \
             from None
 
 
@@ -125,8 +114,7 @@ def load_arrays(ws: Workspace, relative: str) -> Any:
             kind = str(npz["__kind__"]) if "__kind__" in npz.files else "dict"
             items = {k: npz[k] for k in npz.files if k != "__kind__"}
         except ValueError:
-            raise ArraysError(f"{relative} holds pickled (object) data and is not loaded.",
-                              key="foundations.err.array_pickle",
+            raise ArraysError(key="foundations.err.array_pickle",
                               params={"path": relative}) from None
     if kind == "list":
         return [items[f"arr_{i}"] for i in range(len(items))]

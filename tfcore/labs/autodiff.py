@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 T2_X = ((1.0, 2.0), (3.0, 4.0))
 T2_Y = ((1.0,), (2.0,))
@@ -149,9 +150,8 @@ def compose(ops: tuple[str, ...] | list[str], x0: float = 1.0) -> Expression:
     ops = tuple(ops)
     unknown = [op for op in ops if op not in UNARY_OPS]
     if not ops or unknown:
-        raise AutodiffError(f"Build the expression from one or more of {', '.join(UNARY_OPS)}."
-                            f" Received: {list(ops)}", key="foundations.err.compose",
-                            params={"allowed": ", ".join(UNARY_OPS), "ops": str(list(ops))})
+        raise AutodiffError(key="foundations.err.compose",
+                            params={"allowed": Names(UNARY_OPS), "ops": str(list(ops))})
     call = "x"
     for op in ops:
         call = f"{UNARY_OPS[op][0]}({call})"
@@ -181,9 +181,8 @@ def get_expression(name: str) -> Expression:
     if name.startswith("custom:"):
         return compose([op for op in name[7:].split(",") if op])
     if name not in EXPRESSIONS:
-        raise AutodiffError(f"Unknown expression {name!r}; use one of "
-                            f"{', '.join(EXPRESSIONS)}.", key="foundations.err.expression",
-                            params={"name": name, "allowed": ", ".join(EXPRESSIONS)})
+        raise AutodiffError(key="foundations.err.expression",
+                            params={"name": name, "allowed": Names(EXPRESSIONS)})
     return EXPRESSIONS[name]
 
 
@@ -192,8 +191,7 @@ def _as_value(var: VariableDef, value: Any) -> np.ndarray:
     size = int(np.prod(var.shape)) if var.shape else 1
     if array.size != size:
         raise AutodiffError(
-            f"Variable {var.name} needs {size} value(s) (shape {list(var.shape)}). "
-            f"Received: {array.ravel().tolist()}", key="foundations.err.variable_shape",
+            key="foundations.err.variable_shape",
             params={"name": var.name, "size": size, "shape": str(list(var.shape)),
                     "received": str(array.ravel().tolist())})
     return array.reshape(var.shape)
@@ -232,12 +230,10 @@ def tangent(name: str, x0: float, low: float = -4.0, high: float = 4.0,
 
     expr = get_expression(name)
     if not expr.one_variable:
-        raise AutodiffError(f"Expression {name!r} has more than one scalar variable; the "
-                            "tangent plot needs one.", key="foundations.err.not_one_variable",
+        raise AutodiffError(key="foundations.err.not_one_variable",
                             params={"name": name})
     if not low < high:
-        raise AutodiffError(f"The plot range must have low < high. Received: {low}, {high}",
-                            key="foundations.err.plot_range", params={"low": low, "high": high})
+        raise AutodiffError(key="foundations.err.plot_range", params={"low": low, "high": high})
     var = expr.variables[0].name
     xs = np.linspace(low, high, points, dtype=np.float32)
     ys = expr.fn({var: tf.constant(xs)}).numpy()

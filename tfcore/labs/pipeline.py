@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 DATASETS = ("digits8", "digits28")   # image datasets of the training page, offline
 MAX_RESIZE = 64
@@ -47,17 +48,15 @@ class PipelineSpec:
         """Raise :class:`PipelineLabError` for an out-of-range setting."""
         if self.dataset not in DATASETS:
             raise PipelineLabError(
-                f"The pipeline lab reads one of {', '.join(DATASETS)}. "
-                f"Received: dataset={self.dataset!r}", key="foundations.err.pipeline_dataset",
-                params={"name": self.dataset, "allowed": ", ".join(DATASETS)})
+                key="foundations.err.pipeline_dataset",
+                params={"name": self.dataset, "allowed": Names(DATASETS)})
         for name, value, low, high in (("shuffle_buffer", self.shuffle_buffer, 1, 100_000),
                                        ("batch_size", self.batch_size, 1, 4096),
                                        ("resize", self.resize, 0, MAX_RESIZE),
                                        ("limit", self.limit, 0, 100_000)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise PipelineLabError(
-                    f"{name} must be a whole number from {low} to {high}. "
-                    f"Received: {name}={value!r}", key="foundations.err.pipeline_value",
+                    key="foundations.err.pipeline_value",
                     params={"name": name, "value": repr(value), "low": low, "high": high})
 
 

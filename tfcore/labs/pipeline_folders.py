@@ -54,7 +54,6 @@ class FolderSpec:
     def check(self) -> None:
         if self.channels not in (1, 3):
             raise PipelineLabError(
-                f"channels must be 1 or 3. Received: channels={self.channels!r}",
                 key="foundations.err.pipeline_value",
                 params={"name": "channels", "value": repr(self.channels), "low": 1, "high": 3})
         for name, value, low, high in (("image_size", self.image_size, 8, 256),
@@ -62,8 +61,7 @@ class FolderSpec:
                                        ("batch_size", self.batch_size, 1, 1024)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise PipelineLabError(
-                    f"{name} must be a whole number from {low} to {high}. "
-                    f"Received: {name}={value!r}", key="foundations.err.pipeline_value",
+                    key="foundations.err.pipeline_value",
                     params={"name": name, "value": repr(value), "low": low, "high": high})
 
 
@@ -103,8 +101,8 @@ class FolderBatch:
         return [self.scan.classes[int(i)] for i in self.labels]
 
 
-def _error(message: str, key: str, **params) -> PipelineLabError:
-    return PipelineLabError(message, key=f"foundations.err.{key}", params=params)
+def _error(key: str, /, **params) -> PipelineLabError:
+    return PipelineLabError(key=f"foundations.err.{key}", params=params)
 
 
 def folder_sources(workspace: Workspace) -> list[str]:
@@ -149,16 +147,13 @@ def resolve_root(source: str, workspace: Workspace) -> Path:
         return make_sample(ws)
     name = str(source)
     if not name.strip() or "/" in name or "\\" in name or name.startswith("."):
-        raise _error(f"{name!r} is not an image folder in the workspace's uploads.",
-                     "folders_missing", name=name)
+        raise _error("folders_missing", name=name)
     try:
         root = ws.confine(Path("uploads") / name)
     except Exception as exc:  # WorkspaceError: leaves the workspace
-        raise _error(f"{name!r} is not an image folder in the workspace's uploads.",
-                     "folders_missing", name=name) from exc
+        raise _error("folders_missing", name=name) from exc
     if not root.is_dir() or (ws.uploads / name).is_symlink():
-        raise _error(f"{name!r} is not an image folder in the workspace's uploads.",
-                     "folders_missing", name=name)
+        raise _error("folders_missing", name=name)
     return root
 
 
@@ -184,21 +179,16 @@ def scan_folders(root: Path, name: str) -> FolderScan:
             too large or with too many pixels, a file that is not a readable image.
     """
     if _GLOB & set(str(root)):
-        raise _error(f"{name!r}: the folder's path contains one of * ? [ ], which "
-                     "tf.data.Dataset.list_files reads as a pattern; rename it.",
-                     "folders_glob", name=name)
+        raise _error("folders_glob", name=name)
     entries = sorted(p for p in root.iterdir() if not p.name.startswith("."))
     link = next((p for p in entries if p.is_symlink()), None)
     if link is not None:
-        raise _error(f"{name}/{link.name} is a link; links are not followed.",
-                     "folders_link", file=f"{name}/{link.name}")
+        raise _error("folders_link", file=f"{name}/{link.name}")
     classes = [p for p in entries if p.is_dir()]
     if not classes:
-        raise _error(f"{name!r} holds no class folders: put the images in one folder per "
-                     "class (e.g. cats/1.jpg, dogs/2.jpg).", "folders_none", name=name)
+        raise _error("folders_none", name=name)
     if len(classes) > MAX_CLASSES:
-        raise _error(f"{name!r} holds {len(classes)} class folders; the limit is "
-                     f"{MAX_CLASSES}.", "folders_classes", name=name, count=len(classes),
+        raise _error("folders_classes", name=name, count=len(classes),
                      limit=MAX_CLASSES)
     counts, extensions, total = [], set(), 0
     for folder in classes:
@@ -206,11 +196,10 @@ def scan_folders(root: Path, name: str) -> FolderScan:
                        if not p.name.startswith(".") and p.suffix.lower() in IMAGE_EXTS)
         total += len(files)
         if total > MAX_FILES:
-            raise _error(f"{name!r} holds more than {MAX_FILES} images.", "folders_many",
+            raise _error("folders_many",
                          name=name, limit=MAX_FILES)
         if not files:
-            raise _error(f"{name}/{folder.name}/ holds no images ({', '.join(IMAGE_EXTS)}).",
-                         "folders_empty", folder=f"{name}/{folder.name}",
+            raise _error("folders_empty", folder=f"{name}/{folder.name}",
                          exts=", ".join(IMAGE_EXTS))
         for path in files:
             _check_file(path, f"{name}/{folder.name}/{path.name}")
@@ -222,19 +211,17 @@ def scan_folders(root: Path, name: str) -> FolderScan:
 
 def _check_file(path: Path, shown: str) -> None:
     if path.is_symlink():
-        raise _error(f"{shown} is a link; links are not followed.", "folders_link", file=shown)
+        raise _error("folders_link", file=shown)
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        raise _error(f"{shown} is {size / 1024**2:.1f} MB; the limit per image is "
-                     f"{MAX_FILE_BYTES // 1024**2} MB.", "folders_file_big", file=shown,
+        raise _error("folders_file_big", file=shown,
                      mb=round(size / 1024**2, 1), limit=MAX_FILE_BYTES // 1024**2)
     header = _header(path)
     if header is None:
-        raise _error(f"{shown} cannot be decoded as an image.", "folders_decode", file=shown)
+        raise _error("folders_decode", file=shown)
     width, height = header
     if width * height > MAX_IMAGE_PIXELS:
-        raise _error(f"{shown} is {width}x{height} pixels; the limit is "
-                     f"{MAX_IMAGE_PIXELS:,} pixels per image.", "folders_pixels", file=shown,
+        raise _error("folders_pixels", file=shown,
                      width=width, height=height, limit=f"{MAX_IMAGE_PIXELS:,}")
 
 
@@ -324,7 +311,6 @@ def first_folder_batch(spec: FolderSpec, workspace: Workspace) -> FolderBatch:
         images, labels = next(iter(build_folder_pipeline(spec, scan)))
     except (tf.errors.InvalidArgumentError, tf.errors.NotFoundError) as exc:
         first = str(getattr(exc, "message", exc)).splitlines()[0][:200]
-        raise _error(f"{name}: TensorFlow could not read an image: {first}",
-                     "folders_read", name=name, error=first) from exc
+        raise _error("folders_read", name=name, error=first) from exc
     return FolderBatch(folder_pipeline_code(spec, scan, name), scan,
                        images.numpy().astype(np.float32), labels.numpy().astype(np.int32))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tfcore.errors import DeviceError
+from tfcore.messages import Names
 
 CPU = "/CPU:0"
 
@@ -53,9 +54,8 @@ def check_device(name: str) -> str:
     norm = norm.upper().replace("/DEVICE:", "/")
     available = logical_devices()
     if norm not in available:
-        raise DeviceError(f"Device {text!r} does not exist in this process; use one of "
-                          f"{', '.join(available)}.", key="foundations.err.device_unknown",
-                          params={"device": text, "available": ", ".join(available)})
+        raise DeviceError(key="foundations.err.device_unknown",
+                          params={"device": text, "available": Names(available)})
     return norm
 
 

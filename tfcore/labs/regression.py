@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Names
 
 MAX_STEPS_PER_CALL = 20_000
 HOUSE_YEARS = (2013, 2014, 2015, 2016, 2017)
@@ -131,9 +132,8 @@ class LabSnapshot:
 
 def _check_problem(name: str) -> Problem:
     if name not in PROBLEMS:
-        raise RegressionLabError(f"Unknown problem {name!r}; use one of "
-                                 f"{', '.join(PROBLEMS)}.", key="foundations.err.problem",
-                                 params={"name": name, "allowed": ", ".join(PROBLEMS)})
+        raise RegressionLabError(key="foundations.err.problem",
+                                 params={"name": name, "allowed": Names(PROBLEMS)})
     return PROBLEMS[name]
 
 
@@ -144,13 +144,11 @@ def make_optimizer(name: str, learning_rate: float):
         RegressionLabError: unknown name or a learning rate that is not above 0.
     """
     if name not in OPTIMIZERS:
-        raise RegressionLabError(f"Unknown optimizer {name!r}; use one of "
-                                 f"{', '.join(OPTIMIZERS)}.", key="foundations.err.optimizer",
-                                 params={"name": name, "allowed": ", ".join(OPTIMIZERS)})
+        raise RegressionLabError(key="foundations.err.optimizer",
+                                 params={"name": name, "allowed": Names(OPTIMIZERS)})
     lr = float(learning_rate)
     if not (lr > 0 and np.isfinite(lr)):
-        raise RegressionLabError(f"The learning rate must be above 0. Received: "
-                                 f"learning_rate={learning_rate}", key="foundations.err.lr",
+        raise RegressionLabError(key="foundations.err.lr",
                                  params={"value": learning_rate})
     return OPTIMIZERS[name](lr)
 
@@ -225,9 +223,7 @@ class GradientDescentLab:
         import tensorflow as tf
 
         if isinstance(steps, bool) or int(steps) != steps or not 1 <= steps <= MAX_STEPS_PER_CALL:
-            raise RegressionLabError(f"Steps must be a whole number from 1 to "
-                                     f"{MAX_STEPS_PER_CALL}. Received: steps={steps}",
-                                     key="foundations.err.steps",
+            raise RegressionLabError(key="foundations.err.steps",
                                      params={"value": steps, "max": MAX_STEPS_PER_CALL})
         losses, params = self._run(tf.constant(int(steps)))
         self._losses.append(losses.numpy())

@@ -27,9 +27,9 @@ class TensorLabError(TFLabError):
     default_key = "foundations.err.tensor"
 
 
-def tensor_error(message: str, key: str, /, **params: Any) -> TensorLabError:
+def tensor_error(key: str, /, **params: Any) -> TensorLabError:
     """A ``TensorLabError`` keyed ``foundations.err.<key>`` with ``params`` for its text."""
-    return TensorLabError(message, key=f"foundations.err.{key}", params=params)
+    return TensorLabError(key=f"foundations.err.{key}", params=params)
 
 
 def fmt_list(values: np.ndarray, dtype: str) -> str:
@@ -43,8 +43,7 @@ def fmt_list(values: np.ndarray, dtype: str) -> str:
 def check_dtype(dtype: str) -> str:
     """Return ``dtype`` if it is one the lab offers, else raise."""
     if dtype not in DTYPES:
-        raise tensor_error(f"Unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}.",
-                           "dtype", dtype=dtype, allowed=", ".join(DTYPES))
+        raise tensor_error("dtype", dtype=dtype, allowed=", ".join(DTYPES))
     return dtype
 
 
@@ -55,17 +54,14 @@ def parse_shape(text: str | Sequence[int], allow_minus_one: bool = False) -> tup
         try:
             dims = tuple(int(p) for p in parts)
         except ValueError:
-            raise tensor_error(f"A shape is whole numbers separated by commas. Received: {text!r}",
-                               "shape_text", value=text) from None
+            raise tensor_error("shape_text", value=text) from None
     else:
         dims = tuple(int(d) for d in text)
     low = -1 if allow_minus_one else 0
     if any(d < low for d in dims) or sum(d == -1 for d in dims) > 1:
-        raise tensor_error(f"A shape is whole numbers of at least 0 (one -1 allowed in reshape). "
-                           f"Received: {list(dims)}", "shape_text", value=str(list(dims)))
+        raise tensor_error("shape_text", value=str(list(dims)))
     if int(np.prod([d for d in dims if d > 0] or [1])) > MAX_ELEMENTS:
-        raise tensor_error(f"Shape {list(dims)} has more than {MAX_ELEMENTS} elements; "
-                           "use a smaller one.", "too_big", shape=str(list(dims)),
+        raise tensor_error("too_big", shape=str(list(dims)),
                            limit=MAX_ELEMENTS)
     return dims
 
@@ -79,12 +75,12 @@ def parse_matrix(text: str, dtype: str = "float32") -> np.ndarray:
     check_dtype(dtype)
     text = (text or "").strip()
     if not text:
-        raise tensor_error("Type at least one value, e.g. 1 2; 3 4", "parse_empty")
+        raise tensor_error("parse_empty")
     if text.startswith("["):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise tensor_error(f"Cannot read {text!r} as a nested list: {exc.msg}", "parse_value",
+            raise tensor_error("parse_value",
                                value=text) from None
     else:
         rows = [r for r in re.split(r"[;\n]", text) if r.strip()]
@@ -95,7 +91,7 @@ def parse_matrix(text: str, dtype: str = "float32") -> np.ndarray:
                 data.append([float(c) for c in cells])
             except ValueError:
                 bad = next(c for c in cells if not _is_number(c))
-                raise tensor_error(f"Cannot read {bad!r} as a number.", "parse_value",
+                raise tensor_error("parse_value",
                                    value=bad) from None
         if len(data) == 1 and ";" not in text and "\n" not in text:
             data = data[0] if len(data[0]) > 1 else data[0][0]
@@ -104,10 +100,9 @@ def parse_matrix(text: str, dtype: str = "float32") -> np.ndarray:
     except (ValueError, TypeError):
         lengths = [len(r) if isinstance(r, list) else 1 for r in data] \
             if isinstance(data, list) else []
-        raise tensor_error(f"Every row needs the same number of values. Received row lengths "
-                           f"{lengths}.", "parse_ragged", lengths=str(lengths)) from None
+        raise tensor_error("parse_ragged", lengths=str(lengths)) from None
     if array.size > MAX_ELEMENTS:
-        raise tensor_error(f"{array.size} values is more than {MAX_ELEMENTS}.", "too_big",
+        raise tensor_error("too_big",
                            shape=str(list(array.shape)), limit=MAX_ELEMENTS)
     return array.astype(dtype)
 

@@ -30,8 +30,7 @@ class Built:
 def _layer_error(entry: LayerSpec, exc: Exception) -> SpecError:
     text = str(exc).strip()
     message = " ".join(text.splitlines()[:3]) if text else type(exc).__name__
-    return SpecError(f"Layer {entry.name!r} ({entry.type}): {message}",
-                     key="spec.keras_rejected",
+    return SpecError(key="spec.keras_rejected",
                      params={"layer": entry.name, "type": entry.type, "message": message},
                      details=[f"{entry.name}: {message}"])
 
@@ -49,8 +48,7 @@ class _LayerFactory:
         if owner not in self.created:
             if entry.shares:
                 raise SpecError(
-                    f"Layer {entry.name!r} shares {entry.shares!r}, which is not defined "
-                    "before it.", key="spec.share_order",
+                    key="spec.share_order",
                     params={"layer": entry.name, "shares": entry.shares})
             children = [self.get(child) for child in entry.layers]
             try:
@@ -133,8 +131,7 @@ def build_traced(spec: ModelSpec, make_model: bool = True) -> Built:
         x = _apply(entry, layer, x)
         layers[entry.name], shapes[entry.name] = layer, tuple(x.shape)
     if make_model:  # the one-pass build failed but every layer accepted its input
-        raise SpecError(f"Keras could not assemble the Sequential model {spec.name!r}.",
-                        key="spec.keras_rejected", params={"layer": spec.name, "type": "",
+        raise SpecError(key="spec.keras_rejected", params={"layer": spec.name, "type": "",
                                                           "message": "Sequential"})
     return Built(None, layers, shapes)
 
@@ -208,8 +205,7 @@ def _build_functional(spec: ModelSpec, factory: _LayerFactory, keras: Any) -> Bu
                  and (not e.shares or e.shares in factory.created)]
         if not ready:
             names = ", ".join(e.name for e in pending)
-            raise SpecError(f"Layers {names} cannot be reached from the inputs "
-                            "(missing input or a cycle).", key="spec.unreachable",
+            raise SpecError(key="spec.unreachable",
                             params={"layers": names})
         for entry in ready:
             args = [tensors[name] for name in entry.inputs]
@@ -221,8 +217,7 @@ def _build_functional(spec: ModelSpec, factory: _LayerFactory, keras: Any) -> Bu
             pending.remove(entry)
     missing = [name for name in spec.outputs if name not in tensors]
     if not spec.outputs or missing:
-        raise SpecError(f"Outputs {missing or '[]'} are not layers of the model.",
-                        key="spec.bad_outputs", params={"outputs": str(missing)})
+        raise SpecError(key="spec.bad_outputs", params={"outputs": str(missing)})
     inputs = [tensors[i.name] for i in spec.inputs]
     outputs = [tensors[name] for name in spec.outputs]
     model = keras.Model(inputs=inputs if len(inputs) > 1 else inputs[0],

@@ -13,6 +13,7 @@ import importlib
 from typing import Any, Sequence
 
 from tfcore.errors import SpecError
+from tfcore.messages import Names
 from tfcore.model.params import (  # noqa: F401 - the kinds are part of the catalog's face
     BOOL,
     CHOICE,
@@ -58,6 +59,13 @@ def set_custom_types(types: dict[str, LayerType]) -> None:
 
 def type_names(category: str | None = None) -> list[str]:
     return [n for n, lt in layer_types().items() if category in (None, lt.category)]
+
+
+def similar_types(name: object, count: int = 8) -> list[str]:
+    """Catalog types whose name starts like ``name`` (its first three letters), for a message
+    that refuses an unknown type."""
+    stem = str(name).lower()[:3]
+    return [n for n in type_names() if stem and n.lower().startswith(stem)][:count]
 
 
 def get_type(name: str) -> LayerType | None:
@@ -120,9 +128,8 @@ def create_layer(entry: LayerSpec, children: Sequence[Any] = (),
 
     kind = get_type(entry.type)
     if kind is None:
-        raise SpecError(f"Unknown layer type {entry.type!r} for layer {entry.name!r}; "
-                        f"choose one of {type_names()}.", key="spec.unknown_type",
-                        params={"layer": entry.name, "type": entry.type})
+        raise SpecError(key="spec.unknown_type", params={
+            "layer": entry.name, "type": entry.type, "close": Names(similar_types(entry.type))})
     if kind.container:
         return keras.Sequential(list(children), name=entry.name)
     if kind.name == "KerasRaw":
@@ -138,8 +145,7 @@ def _raw_object(entry: LayerSpec, keras: Any) -> Any:
     validation, and deserialized in safe mode)."""
     value = dict(full_config(entry)["keras"])
     if not is_keras_object(value):
-        raise SpecError(f"Layer {entry.name!r}: its Keras config names a class outside Keras.",
-                        key="spec.raw_unsafe", params={"layer": entry.name})
+        raise SpecError(key="spec.raw_unsafe", params={"layer": entry.name})
     value["config"] = {**dict(value.get("config") or {}), "name": entry.name}
     return keras.saving.deserialize_keras_object(value, safe_mode=True)
 

@@ -16,7 +16,8 @@ import re
 from typing import Any, Callable
 
 from tfcore.errors import SpecError
-from tfcore.model.catalog import default_config, get_type
+from tfcore.messages import Names
+from tfcore.model.catalog import default_config, get_type, similar_types
 from tfcore.model.codegen_custom import class_path_name, custom_classes
 from tfcore.model.params import INIT, JSON, RAW_KEY, REG, is_keras_object
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec
@@ -74,8 +75,8 @@ def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
     """The constructor call of one (non-shared) entry."""
     kind = get_type(entry.type)
     if kind is None:
-        raise SpecError(f"Unknown layer type {entry.type!r} for layer {entry.name!r}.",
-                        key="spec.unknown_type", params={"layer": entry.name, "type": entry.type})
+        raise SpecError(key="spec.unknown_type", params={
+            "layer": entry.name, "type": entry.type, "close": Names(similar_types(entry.type))})
     if kind.container:
         children = ", ".join(layer_source(c, shapes, spec) for c in entry.layers)
         return f"keras.Sequential([{children}], name={entry.name!r})"
@@ -131,8 +132,7 @@ def _order(spec: ModelSpec) -> list[LayerSpec]:
     by_name = {e.name: e for e in spec.layers}
     order = topological([i.name for i in spec.inputs], list(spec.layers))
     if len(order) != len(spec.layers):
-        raise SpecError("The graph has a cycle or a missing input; fix the spec first.",
-                        key="spec.codegen_graph")
+        raise SpecError(key="spec.codegen_graph")
     return [by_name[name] for name in order]
 
 
@@ -212,9 +212,7 @@ def _io(spec: ModelSpec, tensors: dict[str, str], which: tuple[str, ...]) -> str
 
 def _sequential(spec: ModelSpec, shapes: dict) -> list[str]:
     if not _is_chain(spec):
-        raise SpecError("This model has branches, merges or several inputs or outputs, so it "
-                        "cannot be written as a Sequential model; use the functional or the "
-                        "subclass style.", key="spec.codegen_not_chain")
+        raise SpecError(key="spec.codegen_not_chain")
     names = _Names({"model"})
     lines = _definitions(spec, names, "", shapes)
     items = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
@@ -237,8 +235,7 @@ def _input_lines(spec: ModelSpec, names: _Names, tensors: dict[str, str]) -> lis
 
 def _functional(spec: ModelSpec, shapes: dict) -> list[str]:
     if not spec.inputs:
-        raise SpecError("A Functional model needs an input shape; add an input first.",
-                        key="spec.codegen_no_input")
+        raise SpecError(key="spec.codegen_no_input")
     names, tensors = _Names({"model"}), {}
     lines = _definitions(spec, names, "", shapes) + _input_lines(spec, names, tensors)
     lines += _calls(spec, names, "", tensors)
@@ -338,9 +335,7 @@ _CONTAINER = [
 def _container(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
     """A hand-written sequential container that calls its blocks in order (scenario B1)."""
     if not _is_chain(spec):
-        raise SpecError("This model has branches, merges or several inputs or outputs, so it "
-                        "cannot be written as a sequential container; use the functional or "
-                        "the subclass style.", key="spec.codegen_not_chain")
+        raise SpecError(key="spec.codegen_not_chain")
     names = _Names({"model", "MySequential"})
     body = _definitions(spec, names, "", shapes)
     blocks = ", ".join(names(e.shares or e.name) for e in _order(spec))
@@ -369,8 +364,7 @@ def generate(spec: ModelSpec, style: str = "functional") -> str:
             listing of a graph with branches; a Functional model without input shape).
     """
     if style not in STYLES:
-        raise SpecError(f"Unknown code style {style!r}; choose one of {list(STYLES)}.",
-                        key="spec.codegen_style", params={"style": style})
+        raise SpecError(key="spec.codegen_style", params={"style": style, "choices": Names(STYLES)})
     from tfcore.model.validate import check
 
     shapes = {k: v for k, v in check(spec).shapes.items()}

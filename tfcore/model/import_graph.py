@@ -28,9 +28,7 @@ USER_MODULE_ROOT = "tflab_custom."
 
 
 def custom_class_error(name: str, cls: str, where: str = "") -> SpecError:
-    return SpecError(f"{where or 'The model'} uses the custom class {cls}, which is neither part "
-                     f"of Keras nor one of TF Lab's layers (no code from a file is run). "
-                     f"{HOW_TO_IMPORT}", key="spec.import_custom_class",
+    return SpecError(key="spec.import_custom_class",
                      params={"name": where or name, "cls": cls})
 
 
@@ -114,12 +112,10 @@ def entry_from_keras(obj: Mapping[str, Any]) -> LayerSpec:
     if registered in user:                      # a class written on the Custom code page
         return LayerSpec(name, user[registered], layer_config(user[registered], config))
     if _keras_module(module) and cls == "Lambda":
-        raise SpecError("The model was refused: it contains code (a Lambda layer), which "
-                        "safe mode does not run.", key="spec.import_unsafe")
+        raise SpecError(key="spec.import_unsafe")
     if module == "keras.layers" and cls in skipped():
         reason = skipped()[cls]
-        raise SpecError(f"Layer {name!r} is a {cls}, which TF Lab leaves out: {reason}.",
-                        key="spec.import_skipped",
+        raise SpecError(key="spec.import_skipped",
                         params={"layer": name, "type": cls, "reason": reason})
     if module == "keras.layers" and cls in keras_classes:
         return LayerSpec(name, keras_classes[cls], layer_config(keras_classes[cls], config))
@@ -245,9 +241,7 @@ def _from_functional(model: Any) -> ModelSpec:
     outputs = []
     for ref in _output_refs(config["output_layers"]):
         if ref[2] or ref[0] in multi:
-            raise SpecError(f"The model's output is output {ref[2]} of layer {ref[0]!r}, "
-                            "which has several outputs; a spec's outputs name whole layers.",
-                            key="spec.import_multi_output", params={"layer": ref[0]})
+            raise SpecError(key="spec.import_multi_output", params={"layer": ref[0]})
         outputs.append(names.get((ref[0], ref[1]), ref[0]))
     return ModelSpec(model.name, FUNCTIONAL, tuple(inputs), tuple(entries), tuple(outputs))
 
@@ -271,6 +265,4 @@ def model_to_spec(model: Any) -> ModelSpec:
         return _from_sequential(model)
     if hasattr(model, "get_config") and "output_layers" in (model.get_config() or {}):
         return _from_functional(model)
-    raise SpecError(f"Model {model.name!r} is a {type(model).__name__} subclass: only "
-                    "Sequential and Functional models can become specs.",
-                    key="spec.import_subclass", params={"type": type(model).__name__})
+    raise SpecError(key="spec.import_subclass", params={"type": type(model).__name__})

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tfcore.errors import WeightsError
+from tfcore.messages import Names, Text
 
 CUSTOM_PACKAGE = "tflab"
 
@@ -33,8 +34,12 @@ class InitializerType:
     keras_class: str
     params: tuple[InitParam, ...] = ()
     seeded: bool = False
-    title: Mapping[str, str] = field(default_factory=dict)
     registered_name: str | None = None  # custom classes: "tflab>ClassName"
+
+    @property
+    def title(self) -> Text:
+        """Its label, catalog key ``initializer.<name>``."""
+        return Text(f"initializer.{self.name}")
 
 
 _MEAN = InitParam("mean", 0.0)
@@ -42,36 +47,24 @@ _STD = InitParam("stddev", 0.05, 0.0)
 _SCALE = InitParam("gain", 1.0, 0.0)
 
 INITIALIZERS: dict[str, InitializerType] = {i.name: i for i in (
-    InitializerType("zeros", "Zeros", title={"en": "Zeros", "zh": "全零"}),
-    InitializerType("ones", "Ones", title={"en": "Ones", "zh": "全一"}),
-    InitializerType("constant", "Constant", (InitParam("value", 1.0),),
-                    title={"en": "Constant", "zh": "常数"}),
-    InitializerType("random_normal", "RandomNormal", (_MEAN, _STD), True,
-                    {"en": "Random normal", "zh": "正态分布随机"}),
+    InitializerType("zeros", "Zeros"),
+    InitializerType("ones", "Ones"),
+    InitializerType("constant", "Constant", (InitParam("value", 1.0),)),
+    InitializerType("random_normal", "RandomNormal", (_MEAN, _STD), True),
     InitializerType("random_uniform", "RandomUniform",
-                    (InitParam("minval", -0.05), InitParam("maxval", 0.05)), True,
-                    {"en": "Random uniform", "zh": "均匀分布随机"}),
-    InitializerType("truncated_normal", "TruncatedNormal", (_MEAN, _STD), True,
-                    {"en": "Truncated normal", "zh": "截断正态分布"}),
-    InitializerType("glorot_uniform", "GlorotUniform", (), True,
-                    {"en": "Glorot (Xavier) uniform", "zh": "Glorot（Xavier）均匀"}),
-    InitializerType("glorot_normal", "GlorotNormal", (), True,
-                    {"en": "Glorot (Xavier) normal", "zh": "Glorot（Xavier）正态"}),
-    InitializerType("he_uniform", "HeUniform", (), True, {"en": "He uniform", "zh": "He 均匀"}),
-    InitializerType("he_normal", "HeNormal", (), True, {"en": "He normal", "zh": "He 正态"}),
-    InitializerType("lecun_uniform", "LecunUniform", (), True,
-                    {"en": "LeCun uniform", "zh": "LeCun 均匀"}),
-    InitializerType("lecun_normal", "LecunNormal", (), True,
-                    {"en": "LeCun normal", "zh": "LeCun 正态"}),
-    InitializerType("orthogonal", "Orthogonal", (_SCALE,), True,
-                    {"en": "Orthogonal", "zh": "正交"}),
-    InitializerType("identity", "Identity", (_SCALE,), False,
-                    {"en": "Identity (2-D square-compatible)", "zh": "单位矩阵（二维）"}),
+                    (InitParam("minval", -0.05), InitParam("maxval", 0.05)), True),
+    InitializerType("truncated_normal", "TruncatedNormal", (_MEAN, _STD), True),
+    InitializerType("glorot_uniform", "GlorotUniform", (), True),
+    InitializerType("glorot_normal", "GlorotNormal", (), True),
+    InitializerType("he_uniform", "HeUniform", (), True),
+    InitializerType("he_normal", "HeNormal", (), True),
+    InitializerType("lecun_uniform", "LecunUniform", (), True),
+    InitializerType("lecun_normal", "LecunNormal", (), True),
+    InitializerType("orthogonal", "Orthogonal", (_SCALE,), True),
+    InitializerType("identity", "Identity", (_SCALE,), False),
     InitializerType("tutorial_custom", "ZeroedUniform",
                     (InitParam("minval", -10.0), InitParam("maxval", 10.0),
                      InitParam("threshold", 5.0, 0.0)), True,
-                    {"en": "Tutorial custom: U(-10, 10), |w| < 5 set to 0",
-                     "zh": "教程自定义：U(-10, 10)，|w| < 5 置零"},
                     registered_name=f"{CUSTOM_PACKAGE}>ZeroedUniform"),
 )}
 
@@ -91,26 +84,22 @@ def make_initializer(name: str, params: Mapping[str, Any] | None = None,
 
     kind = INITIALIZERS.get(name)
     if kind is None:
-        raise WeightsError(f"Unknown initializer {name!r}; choose one of "
-                           f"{initializer_names()}.", key="errors.unknown_initializer",
-                           params={"name": name})
+        raise WeightsError(key="errors.unknown_initializer",
+                           params={"name": name, "choices": Names(initializer_names())})
     params = dict(params or {})
     known = {p.name: p for p in kind.params}
     for key, value in params.items():
         spec = known.get(key)
         if spec is None:
-            raise WeightsError(f"Initializer {name!r} has no parameter {key!r}. "
-                               f"Allowed: {sorted(known)}.", key="errors.initializer_param",
-                               params={"name": name, "param": key})
+            raise WeightsError(key="errors.initializer_param",
+                               params={"name": name, "param": key, "choices": Names(sorted(known))})
         if spec.minimum is not None and value < spec.minimum:
-            raise WeightsError(f"{name}.{key} must be >= {spec.minimum}. Received: {value}",
-                               key="errors.initializer_range",
-                               params={"name": name, "param": key, "value": value})
+            raise WeightsError(key="errors.initializer_range",
+                               params={"name": name, "param": key, "low": spec.minimum,
+                                       "value": value})
     config = {p.name: float(params.get(p.name, p.default)) for p in kind.params}
     if config.get("minval", 0.0) > config.get("maxval", 0.0):
-        raise WeightsError(f"{name}.minval must not exceed maxval. Received: "
-                           f"minval={config['minval']}, maxval={config['maxval']}",
-                           key="errors.initializer_bounds",
+        raise WeightsError(key="errors.initializer_bounds",
                            params={"name": name, "minval": config["minval"],
                                    "maxval": config["maxval"]})
     if kind.seeded:

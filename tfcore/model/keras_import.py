@@ -74,28 +74,23 @@ def check_keras_file(path: str | Path, shown: str | None = None) -> None:
                 raise zipfile.BadZipFile("no config.json inside")
             if total > MAX_KERAS_BYTES or config_info.file_size > MAX_KERAS_CONFIG:
                 raise SpecError(
-                    f"{name} unpacks to {total:,} bytes (config {config_info.file_size:,}); "
-                    f"the limit is {MAX_KERAS_BYTES:,}.", key="spec.import_too_big",
+                    key="spec.import_too_big",
                     params={"name": name, "size": f"{total:,}",
                             "limit": f"{MAX_KERAS_BYTES:,}"})
             text = archive.read(config_info).decode("utf-8", errors="replace")
     except (zipfile.BadZipFile, OSError, EOFError, KeyError) as exc:
         raise SpecError(
-            f"{name} is not a readable .keras model (a .keras file is a zip archive holding "
-            f"config.json); it may be damaged or truncated.", key="spec.import_not_keras",
+            key="spec.import_not_keras",
             params={"name": name}) from exc
     check_json_text(text)
     try:
         config = json.loads(text)
     except ValueError as exc:
-        raise SpecError(f"{name}: its config.json is not valid JSON; the file is damaged.",
-                        key="spec.import_not_keras", params={"name": name}) from exc
+        raise SpecError(key="spec.import_not_keras", params={"name": name}) from exc
     foreign = _foreign_class(config)
     if foreign:
         raise SpecError(
-            f"{name} uses the custom class {foreign}, which is neither part of Keras nor one "
-            f"of TF Lab's layers, so it cannot be loaded (no code from a file is run). "
-            f"{HOW_TO_IMPORT}", key="spec.import_custom_class",
+            key="spec.import_custom_class",
             params={"name": name, "cls": foreign})
 
 
@@ -119,12 +114,10 @@ def load_keras_file(path: str | Path, shown: str | None = None) -> Any:
     except Exception as exc:  # noqa: BLE001 - every failure becomes a message a person reads
         text = str(exc)
         if "safe_mode" in text or "Lambda" in text or "lambda" in text:
-            raise SpecError("The file was refused: it contains code (a Lambda layer), which "
-                            "safe mode does not run.", key="spec.import_unsafe") from exc
+            raise SpecError(key="spec.import_unsafe") from exc
         first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
         first = first.replace(str(Path(path).resolve()), name).replace(str(path), name)[:300]
-        raise SpecError(f"The file cannot be read as a Keras model: {first}",
-                        key="spec.import_failed", params={"message": first}) from exc
+        raise SpecError(key="spec.import_failed", params={"message": first}) from exc
 
 
 def import_keras(path: str | Path, shown: str | None = None) -> ModelSpec:

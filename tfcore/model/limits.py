@@ -44,16 +44,13 @@ def check_json_text(text: str) -> None:
         SpecError: ``spec.too_long`` or ``spec.too_deep`` with line and column.
     """
     if len(text) > MAX_SPEC_CHARS:
-        raise SpecError(f"The spec is {len(text):,} characters long; the limit is "
-                        f"{MAX_SPEC_CHARS:,}.", key="spec.too_long",
+        raise SpecError(key="spec.too_long",
                         params={"length": f"{len(text):,}", "limit": f"{MAX_SPEC_CHARS:,}"})
     depth, where = json_depth(text)
     if depth > MAX_JSON_DEPTH:
         line = text.count("\n", 0, where) + 1
         col = where - (text.rfind("\n", 0, where) + 1) + 1
-        raise SpecError(f"The JSON is nested {depth} levels deep (deeper than "
-                        f"{MAX_JSON_DEPTH}) at line {line}, column {col}; a model spec "
-                        f"needs far fewer.", key="spec.too_deep",
+        raise SpecError(key="spec.too_deep",
                         params={"depth": depth, "limit": MAX_JSON_DEPTH, "line": line,
                                 "col": col})
 
@@ -84,8 +81,7 @@ def check_data(data: Mapping[str, Any]) -> None:
     """
     depth = data_depth(data)
     if depth > MAX_JSON_DEPTH:
-        raise SpecError(f"The spec is nested more than {MAX_JSON_DEPTH} levels deep.",
-                        key="spec.too_deep",
+        raise SpecError(key="spec.too_deep",
                         params={"depth": depth, "limit": MAX_JSON_DEPTH, "line": "-",
                                 "col": "-"})
     count, stack = 0, [data.get("layers")]
@@ -98,9 +94,7 @@ def check_data(data: Mapping[str, Any]) -> None:
             break
         stack.extend(entry.get("layers") for entry in layers if isinstance(entry, Mapping))
     if count > MAX_LAYERS:
-        raise SpecError(f"layers: the spec has more than {MAX_LAYERS:,} layer entries "
-                        f"(counted {count:,} so far); the limit is {MAX_LAYERS:,}.",
-                        key="spec.too_many_layers",
+        raise SpecError(key="spec.too_many_layers",
                         params={"count": f"{count:,}", "limit": f"{MAX_LAYERS:,}"})
 
 

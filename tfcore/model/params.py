@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from tfcore.messages import Text, names
+
 # Parameter kinds. ``text`` is a free string; ``json`` any JSON value, given to Keras as its
 # serialized form (constraints, nested layers, value ranges, dtype policies ...).
 INT, FLOAT, BOOL, CHOICE, SIZE, SHAPE, INIT, REG, TEXT, JSON = (
@@ -43,45 +45,35 @@ class ParamSpec:
 
     def allowed(self) -> str:
         """What values are allowed, in words (English)."""
-        extra = " or null" if self.nullable else ""
+        return str(self.rule())
+
+    def rule(self) -> Text:
+        """What values are allowed: a catalog text with structured parameters (low, high,
+        choices, length), ``param.allowed.<kind>``, or null added when it is nullable."""
         if self.kind == CHOICE:
-            return f"one of {list(self.choices)}{extra}"
-        if self.kind == BOOL:
-            return "true or false"
-        if self.kind in (INT, FLOAT):
-            noun = "an integer" if self.kind == INT else "a number"
-            lo = "" if self.minimum is None else f" >= {_fmt(self.minimum)}"
-            hi = "" if self.maximum is None else f" <= {_fmt(self.maximum)}"
-            both = " and" if lo and hi else ""
-            return f"{noun}{lo}{both}{hi}{extra}"
-        if self.kind == SIZE:
-            return (f"a positive integer or a list of {self.length} positive integers"
-                    f" (<= {_fmt(self.maximum)}){extra}" if self.maximum else
-                    f"a positive integer or a list of {self.length} positive integers{extra}")
-        if self.kind == SHAPE:
-            return "a list of positive integers (one may be -1)"
-        if self.kind == INIT:
+            text = Text("param.allowed.choice", {"choices": names(self.choices)})
+        elif self.kind in (INT, FLOAT):
+            bounds = {"low": self.minimum, "high": self.maximum}
+            which = "_".join(k for k, v in bounds.items() if v is not None) or "any"
+            text = Text(f"param.allowed.{self.kind}_{which}",
+                        {k: v for k, v in bounds.items() if v is not None})
+        elif self.kind == SIZE:
+            text = Text("param.allowed.size" + ("_high" if self.maximum else ""),
+                        {"length": self.length, "high": self.maximum or 0})
+        elif self.kind == INIT:
             from tfcore.model.initializers import initializer_names
-            return (f"an initializer name, one of {initializer_names()}, or a Keras "
-                    "initializer config")
-        if self.kind == REG:
-            return (f'null, {{"name": one of {list(REGULARIZERS)}, "factor": a number >= 0}} '
-                    "or a Keras regularizer config")
-        if self.kind == TEXT:
-            return f"a text{extra}"
-        if self.kind == JSON:
-            return "a JSON value (Keras classes only from Keras itself, no code)"
-        return "a value"
+            text = Text("param.allowed.initializer", {"choices": names(initializer_names())})
+        elif self.kind == REG:
+            return Text("param.allowed.regularizer", {"choices": names(REGULARIZERS)})
+        else:
+            text = Text(f"param.allowed.{self.kind}")
+        return Text("param.allowed.or_null", {"rule": text}) if self.nullable else text
 
     def check(self, value: Any) -> bool:
         """Whether ``value`` is allowed."""
         if value is None:
             return self.nullable or (self.kind == REG)
         return _CHECKS[self.kind](self, value)
-
-
-def _fmt(number: float) -> str:
-    return f"{number:,}" if float(number).is_integer() and abs(number) >= 1 else f"{number:g}"
 
 
 def _is_int(v: Any) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from tfcore.errors import SpecError
+from tfcore.messages import Names, Text
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec
 
 L = LayerSpec
@@ -151,7 +152,7 @@ def _my_dense() -> ModelSpec:
 
 @dataclass(frozen=True)
 class Preset:
-    """A named model of the tutorials: its title in both languages and scenario id."""
+    """A named model of the tutorials: its title (catalog key ``preset.<name>``) and scenario id."""
 
     name: str
     title: Mapping[str, str]
@@ -159,29 +160,29 @@ class Preset:
     make: Callable[[], ModelSpec]
 
 
-def _p(name: str, en: str, zh: str, scenario: str, make: Callable[[], ModelSpec]) -> Preset:
-    return Preset(name, {"en": f"{en} ({scenario})", "zh": f"{zh}（{scenario}）"}, scenario, make)
+def _p(name: str, scenario: str, make: Callable[[], ModelSpec]) -> Preset:
+    return Preset(name, Text(f"preset.{name}", {"scenario": scenario}), scenario, make)
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
-    _p("mlp", "MLP for digits", "手写数字多层感知机", "M3", _mlp),
-    _p("cnn", "CNN for digits", "手写数字卷积神经网络", "M4", _cnn),
-    _p("mobilenet_v2", "MobileNetV2, 5 classes", "MobileNetV2（5 类）", "M5", _mobilenet),
-    _p("mlp_functional", "MLP, Functional API", "函数式 API 写的多层感知机", "M6", _mlp_functional),
-    _p("linear_custom", "Custom linear layer", "自定义线性层", "M7", _linear_custom),
-    _p("cats_dogs_cnn", "Cats vs dogs CNN", "猫狗分类卷积网络", "M9", _cats_dogs),
-    _p("house_linear", "House price linear regression", "房价线性回归", "M1", _house),
-    _p("dense1_zero", "Dense(1) with zero init", "零初始化的 Dense(1)", "M2", _dense1_zero),
-    _p("b1_mlp", "Dense(256) -> Dense(10)", "Dense(256) -> Dense(10)", "B1", _b1),
-    _p("fixed_hidden", "Block with code in its forward pass", "前向传播含代码的块", "B2",
+    _p("mlp", "M3", _mlp),
+    _p("cnn", "M4", _cnn),
+    _p("mobilenet_v2", "M5", _mobilenet),
+    _p("mlp_functional", "M6", _mlp_functional),
+    _p("linear_custom", "M7", _linear_custom),
+    _p("cats_dogs_cnn", "M9", _cats_dogs),
+    _p("house_linear", "M1", _house),
+    _p("dense1_zero", "M2", _dense1_zero),
+    _p("b1_mlp", "B1", _b1),
+    _p("fixed_hidden", "B2",
        _fixed_hidden),
-    _p("nested_mlp", "Nested blocks", "嵌套的块", "B3", _nested_mlp),
-    _p("nested_blocks", "Nested blocks, 85 parameters", "嵌套块（85 个参数）", "B4",
+    _p("nested_mlp", "B3", _nested_mlp),
+    _p("nested_blocks", "B4",
        _nested_blocks),
-    _p("tied", "Tied parameters", "参数绑定", "B7", _tied),
-    _p("deferred", "Deferred initialization", "延后初始化", "B8", _deferred),
-    _p("mean_center", "Mean-centering layer", "去均值层", "B9", _mean_center),
-    _p("my_dense", "Dense layer from scratch", "从零实现的全连接层", "B9", _my_dense),
+    _p("tied", "B7", _tied),
+    _p("deferred", "B8", _deferred),
+    _p("mean_center", "B9", _mean_center),
+    _p("my_dense", "B9", _my_dense),
 )}
 
 
@@ -190,9 +191,10 @@ def preset_names() -> list[str]:
 
 
 def preset_title(name: str) -> Mapping[str, str]:
-    """The preset's title as ``{"en": ..., "zh": ...}`` (the name if unknown)."""
+    """The preset's title, a :class:`~tfcore.messages.Text` (``preset.unknown`` with the name
+    if there is no such preset)."""
     preset = PRESETS.get(name)
-    return preset.title if preset else {"en": name, "zh": name}
+    return preset.title if preset else Text("preset.unknown", {"name": name})
 
 
 def get_preset(name: str) -> ModelSpec:
@@ -204,5 +206,5 @@ def get_preset(name: str) -> ModelSpec:
     try:
         return PRESETS[name].make()
     except KeyError:
-        raise SpecError(f"No preset named {name!r}; choose one of {sorted(PRESETS)}.",
-                        key="spec.no_preset", params={"name": name}) from None
+        raise SpecError(key="spec.no_preset",
+                        params={"name": name, "choices": Names(sorted(PRESETS))}) from None

@@ -18,9 +18,9 @@ Shape = tuple  # of int | None
 class ShapeIssue(Exception):
     """A layer cannot take the shapes it is given."""
 
-    def __init__(self, field: str, value: Any, allowed: str, key: str) -> None:
-        super().__init__(allowed)
-        self.field, self.value, self.allowed, self.key = field, value, allowed, key
+    def __init__(self, field: str, value: Any, key: str, /, **params: Any) -> None:
+        super().__init__(key)
+        self.field, self.value, self.key, self.params = field, value, key, params
 
 
 def _size(value: Any, rank: int) -> tuple[int, ...]:
@@ -33,8 +33,7 @@ def _prod(dims: Sequence[int | None]) -> int | None:
 
 def _need_rank(shape: Shape, rank: int, what: str) -> None:
     if len(shape) != rank:
-        raise ShapeIssue("inputs", list(shape), f"{what} needs inputs of shape with {rank} "
-                         f"axes besides the batch axis.", "spec.problem.rank")
+        raise ShapeIssue("inputs", list(shape), "spec.problem.rank", type=what, rank=rank)
 
 
 def _window(shape: Shape, cfg: Mapping, rank: int, size_key: str, channels: int | None) -> Shape:
@@ -49,9 +48,7 @@ def _window(shape: Shape, cfg: Mapping, rank: int, size_key: str, channels: int 
             out.append(math.ceil(n / s))
         else:
             if n < k:
-                raise ShapeIssue(size_key, cfg[size_key], f"The window ({k}) is larger than the "
-                                 f"input ({n}); use a smaller window or padding 'same'.",
-                                 "spec.problem.window")
+                raise ShapeIssue(size_key, cfg[size_key], "spec.problem.window", size=k, length=n)
             out.append((n - k) // s + 1)
     return (*out, shape[-1] if channels is None else channels)
 
@@ -64,12 +61,11 @@ def _reshape(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
     known = math.prod(d for d in target if d != -1)
     if -1 in target:
         if total % known:
-            raise ShapeIssue("target_shape", target, f"{total} values cannot be reshaped to "
-                             f"{target}.", "spec.problem.reshape")
+            raise ShapeIssue("target_shape", target, "spec.problem.reshape_free", total=total,
+                             known=known)
         return tuple(total // known if d == -1 else d for d in target)
     if known != total:
-        raise ShapeIssue("target_shape", target, f"The input has {total} values per example "
-                         f"but the target shape holds {known}.", "spec.problem.reshape")
+        raise ShapeIssue("target_shape", target, "spec.problem.reshape", total=total, known=known)
     return tuple(target)
 
 
@@ -78,8 +74,7 @@ def _same(shapes: Sequence[Shape]) -> Shape:
     for other in shapes[1:]:
         if len(other) != len(first) or any(a is not None and b is not None and a != b
                                            for a, b in zip(first, other)):
-            raise ShapeIssue("inputs", [list(s) for s in shapes], "All inputs of this merge "
-                             "must have the same shape.", "spec.problem.merge_shapes")
+            raise ShapeIssue("inputs", [list(s) for s in shapes], "spec.problem.merge_shapes")
     return first
 
 
@@ -87,15 +82,12 @@ def _concat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
     axis = cfg.get("axis", -1)
     rank = len(shapes[0])
     if any(len(s) != rank for s in shapes) or not -rank - 1 <= axis <= rank:
-        raise ShapeIssue("inputs", [list(s) for s in shapes], "Concatenated inputs must have "
-                         "the same number of axes.", "spec.problem.merge_shapes")
+        raise ShapeIssue("inputs", [list(s) for s in shapes], "spec.problem.concat_rank")
     index = axis % rank if axis < 0 else axis - 1
     for i in range(rank):
         sizes = {s[i] for s in shapes if s[i] is not None}
         if i != index and len(sizes) > 1:
-            raise ShapeIssue("inputs", [list(s) for s in shapes], "Concatenated inputs must "
-                             "match on every axis but the joined one.",
-                             "spec.problem.merge_shapes")
+            raise ShapeIssue("inputs", [list(s) for s in shapes], "spec.problem.concat_axes")
     sizes = [s[index] for s in shapes]
     joined = None if any(d is None for d in sizes) else sum(sizes)
     return tuple(joined if i == index else shapes[0][i] for i in range(rank))
@@ -104,8 +96,7 @@ def _concat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
 def _last(units_key: str) -> Callable[[Mapping, Sequence[Shape]], Shape]:
     def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
         if not shapes[0]:
-            raise ShapeIssue("inputs", [], "This layer needs inputs with at least one axis "
-                             "besides the batch axis.", "spec.problem.rank")
+            raise ShapeIssue("inputs", [], "spec.problem.rank_any")
         return (*shapes[0][:-1], cfg[units_key])
     return rule
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from tfcore.errors import SpecError
+from tfcore.messages import Names, render
 
 FORMAT = 1
 SEQUENTIAL, FUNCTIONAL = "sequential", "functional"
@@ -52,8 +53,21 @@ class Problem:
     def where(self) -> str:
         return f"{self.location}.{self.field}" if self.field else self.location
 
+    @classmethod
+    def of(cls, location: str, fld: str, value: Any, key: str, /, **params: Any) -> "Problem":
+        """A problem whose English text (``allowed``) is the catalog text of ``key``."""
+        problem = cls(location, fld, value, "", key, params)
+        return replace(problem, allowed=problem.text())
+
     def __str__(self) -> str:
-        return f"{self.where}: {self.allowed} Received: {self.value!r}"
+        return self.text()
+
+    def text(self, lang: str = "en") -> str:
+        """The catalog text of ``key`` in ``lang`` when its params fill it, else the old form."""
+        value = repr(self.value)
+        value = value if len(value) <= 300 else value[:300] + "..."
+        shown = render(self.key, {"where": self.where, "value": value, **self.params}, lang)
+        return shown or f"{self.where}: {self.allowed} Received: {self.value!r}"
 
 
 @dataclass(frozen=True)
@@ -173,36 +187,34 @@ def _frozen_config(value: Any) -> dict:
 
 def _parse_layer(data: Any, where: str, problems: list[Problem]) -> LayerSpec | None:
     if not isinstance(data, Mapping):
-        problems.append(Problem(where, "", data, "A layer must be a JSON object."))
+        problems.append(Problem.of(where, "", data, "spec.problem.layer_object"))
         return None
     name, kind = data.get("name"), data.get("type")
     if not isinstance(name, str) or not name:
-        problems.append(Problem(where, "name", name, "A layer needs a non-empty name."))
+        problems.append(Problem.of(where, "name", name, "spec.problem.layer_name"))
         name = name if isinstance(name, str) else ""
     if not isinstance(kind, str) or not kind:
-        problems.append(Problem(name or where, "type", kind, "A layer needs a type."))
+        problems.append(Problem.of(name or where, "type", kind, "spec.problem.layer_type"))
         kind = ""
     config = data.get("config", {})
     if not isinstance(config, Mapping):
-        problems.append(Problem(name or where, "config", config, "config must be an object."))
+        problems.append(Problem.of(name or where, "config", config, "spec.problem.config_object"))
         config = {}
     inputs = data.get("inputs", [])
     if isinstance(inputs, str):
         inputs = [inputs]
     if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
-        problems.append(Problem(name or where, "inputs", inputs,
-                                "inputs must be a list of layer or input names."))
+        problems.append(Problem.of(name or where, "inputs", inputs, "spec.problem.inputs_list"))
         inputs = []
     shares = data.get("shares")
     if shares is not None and not isinstance(shares, str):
-        problems.append(Problem(name or where, "shares", shares, "shares must be a name."))
+        problems.append(Problem.of(name or where, "shares", shares, "spec.problem.shares_name"))
         shares = None
     call = data.get("call")
     if call is not None and not (isinstance(call, Mapping) and set(call) <= {"args", "kwargs"}
                                  and isinstance(call.get("args", []), list)
                                  and isinstance(call.get("kwargs", {}), Mapping)):
-        problems.append(Problem(name or where, "call", call, 'call must be {"args": [...], '
-                                '"kwargs": {...}}.'))
+        problems.append(Problem.of(name or where, "call", call, "spec.problem.call_shape"))
         call = None
     children = []
     for index, child in enumerate(data.get("layers", []) or []):
@@ -237,19 +249,19 @@ def parse_layout(data: Any) -> dict[str, tuple[float, float]]:
 
 def _parse_input(data: Any, where: str, problems: list[Problem]) -> InputSpec | None:
     if not isinstance(data, Mapping):
-        problems.append(Problem(where, "", data, "An input must be a JSON object."))
+        problems.append(Problem.of(where, "", data, "spec.problem.input_object"))
         return None
     name = data.get("name") or "input"
     shape = data.get("shape")
     if not isinstance(shape, (list, tuple)) or not all(
             s is None or (isinstance(s, int) and not isinstance(s, bool) and s > 0)
             for s in shape):
-        problems.append(Problem(name, "shape", shape,
-                                "shape must be a list of positive integers (or null)."))
+        problems.append(Problem.of(name, "shape", shape, "spec.problem.input_shape_list"))
         shape = ()
     dtype = data.get("dtype", "float32")
     if dtype not in DTYPES:
-        problems.append(Problem(name, "dtype", dtype, f"dtype must be one of {DTYPES}."))
+        problems.append(Problem.of(name, "dtype", dtype, "spec.problem.input_dtype",
+                                   choices=Names(DTYPES)))
         dtype = "float32"
     return InputSpec(name=str(name), shape=tuple(shape), dtype=dtype)
 

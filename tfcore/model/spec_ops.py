@@ -152,8 +152,7 @@ def set_layer(spec: ModelSpec, index: int, **changes: Any) -> ModelSpec:
 def _check_index(spec: ModelSpec, path: tuple[str, ...], index: int) -> tuple[LayerSpec, ...]:
     children = block_children(spec, path)
     if not 0 <= index < len(children):
-        raise _located(f"No layer number {index + 1} in {_where(path)} (it has "
-                       f"{len(children)}).", "spec.no_index", _where(path),
+        raise _located("spec.no_index", _where(path),
                        index=index + 1, count=len(children))
     return children
 
@@ -240,10 +239,10 @@ def group_into_block(spec: ModelSpec, names: list[str] | tuple[str, ...],
     """
     names = list(dict.fromkeys(names))
     if not names:
-        raise _located("Choose at least one layer to group.", "spec.group_empty", "model")
+        raise _located("spec.group_empty", "model")
     paths = {path_of(spec, n) for n in names}
     if len(paths) > 1:
-        raise _located("The layers to group must sit in the same block.", "spec.group_levels",
+        raise _located("spec.group_levels",
                        ", ".join(names), names=", ".join(names))
     path = paths.pop()
     children = block_children(spec, path)
@@ -252,16 +251,14 @@ def group_into_block(spec: ModelSpec, names: list[str] | tuple[str, ...],
     first, last = spots[0], spots[-1]
     if last - first + 1 != len(spots):
         missing = [order[i] for i in range(first, last + 1) if i not in spots]
-        raise _located(f"Only consecutive layers can be grouped; {', '.join(missing)} "
-                       "sits between them.", "spec.group_gap", ", ".join(missing),
+        raise _located("spec.group_gap", ", ".join(missing),
                        between=", ".join(missing))
     if block_name is None:
         block_name = unique_name(spec, "block")
     block_name = block_name.strip()
     taken = {i.name for i in spec.inputs} | {e.name for e in spec.all_layers()}
     if not block_name or block_name in taken:
-        raise _located(f"The name {block_name!r} is empty or already used.",
-                       "spec.name_taken", block_name or "?", name=block_name)
+        raise _located("spec.name_taken", block_name or "?", name=block_name)
     members = children[first:last + 1]
     functional = spec.kind == FUNCTIONAL and not path
     if functional:
@@ -280,24 +277,21 @@ def _check_chain(spec: ModelSpec, members: tuple[LayerSpec, ...]) -> None:
     outside taking a tensor from its middle."""
     head = members[0]
     if len(head.inputs) > 1 or head.call:
-        raise _located(f"{head.name} takes several inputs; a block takes one.",
-                       "spec.group_branch", head.name, layer=head.name)
+        raise _located("spec.group_branch", head.name, layer=head.name)
     for prev, entry in zip(members, members[1:]):
         if entry.inputs != (prev.name,) or entry.call:
-            raise _located(f"{entry.name} does not take its input from {prev.name} alone; "
-                           "only a chain can become a block.", "spec.group_branch",
+            raise _located("spec.group_branch",
                            entry.name, layer=entry.name)
     inside = {m.name for m in members[:-1]}
     inner = {m.name for m in members}
     for entry in spec.all_layers():
         used = inside & set(entry.inputs)
         if entry.name not in inner and used:
-            raise _located(f"{entry.name} takes input from {', '.join(sorted(used))} inside "
-                           "the group.", "spec.group_branch", entry.name, layer=entry.name)
+            raise _located("spec.group_branch", entry.name, layer=entry.name)
     used = inside & set(spec.outputs)
     if used:
         name = sorted(used)[0]
-        raise _located(f"{name} is a model output inside the group.", "spec.group_branch",
+        raise _located("spec.group_branch",
                        name, layer=name)
 
 
@@ -323,12 +317,11 @@ def ungroup(spec: ModelSpec, block_name: str) -> ModelSpec:
     index = next(n for n, e in enumerate(children) if e.name == block_name)
     block = children[index]
     if block.type != BLOCK:
-        raise _located(f"{block_name} is a {block.type}, not a block.", "spec.not_block",
+        raise _located("spec.not_block",
                        block_name, layer=block_name)
     users = [e.name for e in spec.all_layers() if e.shares == block_name]
     if block.shares or users:
-        raise _located(f"{block_name} is re-used ({', '.join(users or [block.shares])}); "
-                       "remove the re-use first.", "spec.ungroup_shared", block_name,
+        raise _located("spec.ungroup_shared", block_name,
                        layer=block_name, users=", ".join(users or [block.shares or ""]))
     inner = block.layers
     functional = spec.kind == FUNCTIONAL and not path

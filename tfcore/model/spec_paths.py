@@ -13,9 +13,10 @@ from tfcore.model.spec import LayerSpec, ModelSpec
 BLOCK = "Block"
 
 
-def _located(text: str, key: str, where: str, /, **params: Any) -> SpecError:
-    return SpecError(text, key=key, params={"where": where, **params},
-                     details=[f"{where}: {text}"])
+def _located(key: str, where: str, /, **params: Any) -> SpecError:
+    error = SpecError(key=key, params={"where": where, **params})
+    error.details = [error.message]
+    return error
 
 
 def _where(path: tuple[str, ...]) -> str:
@@ -33,8 +34,7 @@ def block_children(spec: ModelSpec, path: tuple[str, ...] | list[str] = ()) -> t
     for depth, name in enumerate(path):
         found = next((e for e in entries if e.name == name), None)
         if found is None or found.type != BLOCK or found.shares:
-            raise _located(f"No block {name!r} at {_where(tuple(path[:depth]))}.",
-                           "spec.no_block", _where(tuple(path[:depth + 1])), block=name)
+            raise _located("spec.no_block", _where(tuple(path[:depth + 1])), block=name)
         entries = found.layers
     return entries
 
@@ -56,8 +56,7 @@ def path_of(spec: ModelSpec, name: str) -> tuple[str, ...]:
 
     found = walk(spec.layers, ())
     if found is None:
-        raise SpecError(f"No layer named {name!r} in spec {spec.name!r}.",
-                        key="spec.no_layer", params={"layer": name})
+        raise SpecError(key="spec.no_layer", params={"layer": name})
     return found
 
 

@@ -16,7 +16,6 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 def _path(ws: Workspace, name: str) -> Path:
     if not _NAME.match(name or "") or ".." in name:
         raise WorkspaceError(
-            f"Model name {name!r} is not allowed: use 1-64 letters, digits, '_', '-', '.'.",
             key="errors.model_name", params={"name": name})
     return ws.confine(Path("models") / f"{name}.json")
 
@@ -44,6 +43,6 @@ def load_spec(ws: Workspace, name: str) -> ModelSpec:
     """
     path = _path(ws, name)
     if not path.is_file():
-        raise WorkspaceError(f"No saved model named {name!r}.", key="errors.model_missing",
+        raise WorkspaceError(key="errors.model_missing",
                              params={"name": name})
     return from_json(path.read_text(encoding="utf-8"))

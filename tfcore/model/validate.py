@@ -14,7 +14,8 @@ from typing import Any, Mapping
 
 from tfcore import settings
 from tfcore.errors import SpecError
-from tfcore.model.catalog import full_config, get_type, type_names
+from tfcore.messages import Names
+from tfcore.model.catalog import full_config, get_type, similar_types
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
 from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.shapes import ShapeIssue, infer
@@ -42,9 +43,10 @@ class Validation:
         return sum(v for v in self.params.values() if v)
 
 
-def _p(out: list[Problem], location: str, fld: str, value: Any, text: str, key: str,
-       /, **params: Any) -> None:
-    out.append(Problem(location, fld, value, text, key, params))
+def _p(out: list[Problem], location: str, fld: str, value: Any, key: str, /,
+       **params: Any) -> None:
+    """Record a problem: its text is the English catalog text of ``key`` (one source)."""
+    out.append(Problem.of(location, fld, value, key, **params))
 
 
 MAX_MODEL_NAME = 100
@@ -54,8 +56,7 @@ def _check_model_name(name: str, out: list[Problem]) -> None:
     bad = [c for c in name if c == "/" or not c.isprintable()]
     if len(name) > MAX_MODEL_NAME or bad:
         _p(out, "spec", "name", name if len(name) <= 200 else name[:200] + "...",
-           f"A model name has at most {MAX_MODEL_NAME} characters, no '/' and no control "
-           "characters.", "spec.problem.model_name", limit=MAX_MODEL_NAME)
+           "spec.problem.model_name", limit=MAX_MODEL_NAME)
 
 
 def _check_names(spec: ModelSpec, out: list[Problem]) -> None:
@@ -64,11 +65,9 @@ def _check_names(spec: ModelSpec, out: list[Problem]) -> None:
     names = [i.name for i in spec.inputs] + [e.name for e in spec.all_layers()]
     for name in names:
         if not name or not _NAME.match(name):
-            _p(out, name or "layer", "name", name, "A name uses 1-64 letters, digits, '_', '-' "
-               "or '.' and starts with a letter, digit or '_'.", "spec.problem.name")
+            _p(out, name or "layer", "name", name, "spec.problem.name")
         elif name in seen:
-            _p(out, name, "name", name, "Names must be unique; rename one of them.",
-               "spec.problem.duplicate")
+            _p(out, name, "name", name, "spec.problem.duplicate")
         seen.add(name)
 
 
@@ -77,26 +76,22 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
     loc = entry.name or "layer"
     kind = get_type(entry.type)
     if kind is None:
-        stem = str(entry.type).lower()[:3]
-        close = [n for n in type_names() if stem and n.lower().startswith(stem)][:8]
-        _p(out, loc, "type", entry.type, "Use a catalog type" + (f" such as {close}" if close
-                                                                  else "") +
-           " (python -m tfcore spec types lists them).", "spec.problem.unknown_type")
+        close = similar_types(entry.type)
+        if close:
+            _p(out, loc, "type", entry.type, "spec.problem.unknown_type_close", close=Names(close))
+        else:
+            _p(out, loc, "type", entry.type, "spec.problem.unknown_type")
         return
     if entry.shares:
         owner = _by_name(spec).get(entry.shares)
         if owner is None or owner.shares:
-            _p(out, loc, "shares", entry.shares, "Share a layer defined in this model that "
-               "does not itself share another.", "spec.problem.shares")
+            _p(out, loc, "shares", entry.shares, "spec.problem.shares")
         elif owner.type != entry.type:
-            _p(out, loc, "shares", entry.shares, f"A shared layer keeps its type: use type "
-               f"{owner.type}.", "spec.problem.shares_type", type=owner.type)
+            _p(out, loc, "shares", entry.shares, "spec.problem.shares_type", type=owner.type)
         elif order[owner.name] > order[entry.name]:
-            _p(out, loc, "shares", entry.shares, "Place the shared layer before its re-use.",
-               "spec.problem.shares_order")
+            _p(out, loc, "shares", entry.shares, "spec.problem.shares_order")
         if entry.config:
-            _p(out, loc, "config", dict(entry.config), f"A re-use takes its settings from "
-               f"{entry.shares}; leave config empty.", "spec.problem.shares_config")
+            _p(out, loc, "config", dict(entry.config), "spec.problem.shares_config")
         return
     if entry.call is not None:
         _check_call(entry, spec.kind == SEQUENTIAL or not top, out)
@@ -105,25 +100,19 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
         if key == RAW_KEY and param is None:
             _check_raw(loc, kind.name, value, out)
         elif param is None:
-            _p(out, loc, key, value, f"{entry.type} has no parameter {key!r}; it has "
-               f"{[q.name for q in kind.params]}.", "spec.problem.unknown_param")
+            _p(out, loc, key, value, "spec.problem.unknown_param", type=entry.type,
+               names=Names(q.name for q in kind.params))
         elif not param.check(value):
-            _p(out, loc, key, value, f"Use {param.allowed()}.", "spec.problem.value",
-               allowed=param.allowed())
+            _p(out, loc, key, value, "spec.problem.value", allowed=param.rule())
     if kind.container and not entry.layers:
-        _p(out, loc, "layers", [], "A block needs at least one layer inside.",
-           "spec.problem.empty_block")
+        _p(out, loc, "layers", [], "spec.problem.empty_block")
     if entry.layers and not kind.container:
-        _p(out, loc, "layers", len(entry.layers), "Only a Block holds nested layers.",
-           "spec.problem.not_block")
+        _p(out, loc, "layers", len(entry.layers), "spec.problem.not_block")
     if spec.kind == SEQUENTIAL or not top:
         if kind.min_inputs > 1:
-            _p(out, loc, "type", entry.type, "A merge needs two or more inputs: use a "
-               "Functional model.", "spec.problem.merge_in_sequential")
+            _p(out, loc, "type", entry.type, "spec.problem.merge_in_sequential")
         if entry.inputs:
-            _p(out, loc, "inputs", list(entry.inputs), "In a Sequential model (or a block) "
-               "each layer takes the previous output; remove inputs.",
-               "spec.problem.sequential_inputs")
+            _p(out, loc, "inputs", list(entry.inputs), "spec.problem.sequential_inputs")
     for child in entry.layers:
         _check_entry(child, spec, order, False, out)
 
@@ -131,13 +120,11 @@ def _check_entry(entry: LayerSpec, spec: ModelSpec, order: dict[str, int], top: 
 def _check_raw(loc: str, type_name: str, value: Any, out: list[Problem]) -> None:
     """Raw Keras config: an object of Keras values, naming no class outside Keras."""
     if not isinstance(value, Mapping) or "name" in value:
-        _p(out, loc, RAW_KEY, value, "Raw Keras config is a JSON object of Keras config "
-           "entries (without name).", "spec.problem.raw")
+        _p(out, loc, RAW_KEY, value, "spec.problem.raw")
         return
     bad = unsafe_part(value)
     if bad:
-        _p(out, loc, RAW_KEY, bad, "Raw Keras config may only name Keras's own classes (no "
-           "code, no other modules).", "spec.problem.raw_unsafe")
+        _p(out, loc, RAW_KEY, bad, "spec.problem.raw_unsafe")
 
 
 def _refs(template: Any) -> list[Any]:
@@ -157,15 +144,13 @@ def _refs(template: Any) -> list[Any]:
 
 def _check_call(entry: LayerSpec, sequential: bool, out: list[Problem]) -> None:
     if sequential:
-        _p(out, entry.name, "call", dict(entry.call), "A call template belongs to a "
-           "Functional model's layer; remove it.", "spec.problem.call_sequential")
+        _p(out, entry.name, "call", dict(entry.call), "spec.problem.call_sequential")
         return
     refs = _refs(entry.call)
     if not all(isinstance(r, int) and not isinstance(r, bool) and 0 <= r < len(entry.inputs)
                for r in refs) or unsafe_part(entry.call):
-        _p(out, entry.name, "call", dict(entry.call), f"Each {{\"{INPUT_REF}\": k}} names "
-           f"one of the layer's {len(entry.inputs)} inputs (k from 0).",
-           "spec.problem.call_refs", count=len(entry.inputs))
+        _p(out, entry.name, "call", dict(entry.call), "spec.problem.call_refs",
+           count=len(entry.inputs))
 
 
 def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
@@ -173,29 +158,23 @@ def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
     known = {i.name for i in spec.inputs} | {e.name for e in spec.layers}
     by_name = {e.name: e for e in spec.layers}
     if not spec.inputs:
-        _p(out, "spec", "inputs", [], "A Functional model needs at least one input.",
-           "spec.problem.no_inputs")
+        _p(out, "spec", "inputs", [], "spec.problem.no_inputs")
     for entry in spec.layers:
         kind = get_type(entry.type if not entry.shares else
                         getattr(by_name.get(entry.shares), "type", entry.type))
         missing = [n for n in entry.inputs if n not in known]
         if not entry.inputs:
-            _p(out, entry.name, "inputs", [], "Choose the input(s) this layer takes.",
-               "spec.problem.no_layer_inputs")
+            _p(out, entry.name, "inputs", [], "spec.problem.no_layer_inputs")
         elif missing:
-            _p(out, entry.name, "inputs", missing, "Inputs must name a model input or a layer.",
-               "spec.problem.missing_input")
+            _p(out, entry.name, "inputs", missing, "spec.problem.missing_input")
         elif kind and not kind.min_inputs <= len(entry.inputs) <= kind.max_inputs:
-            _p(out, entry.name, "inputs", list(entry.inputs), f"{entry.type} takes "
-               f"{kind.min_inputs} to {kind.max_inputs} inputs.", "spec.problem.arity",
+            _p(out, entry.name, "inputs", list(entry.inputs), "spec.problem.arity",
                low=kind.min_inputs, high=kind.max_inputs)
     if not spec.outputs:
-        _p(out, "spec", "outputs", [], "Choose at least one output layer.",
-           "spec.problem.no_outputs")
+        _p(out, "spec", "outputs", [], "spec.problem.no_outputs")
     for name in spec.outputs:
         if name not in by_name:
-            _p(out, "spec", "outputs", name, "An output must name a layer of the model.",
-               "spec.problem.bad_output")
+            _p(out, "spec", "outputs", name, "spec.problem.bad_output")
     # Topological order; what is left is in a cycle or depends on something missing.
     order = topological([i.name for i in spec.inputs], [e for e in spec.layers if e.inputs])
     placed = set(order)
@@ -203,19 +182,16 @@ def _check_graph(spec: ModelSpec, out: list[Problem]) -> list[str]:
     for entry in pending:
         stuck = all(n in known for n in entry.inputs)
         if stuck:
-            _p(out, entry.name, "inputs", list(entry.inputs), "This layer is part of a cycle "
-               "or depends on one; a layer cannot feed itself.", "spec.problem.cycle")
+            _p(out, entry.name, "inputs", list(entry.inputs), "spec.problem.cycle")
         else:
-            _p(out, entry.name, "", entry.name, "This layer cannot be reached from the "
-               "model's inputs.", "spec.problem.unreachable")
+            _p(out, entry.name, "", entry.name, "spec.problem.unreachable")
     used = set(spec.outputs)
     for name in reversed(order):
         if name in used:
             used.update(by_name[name].inputs)
     for name in order:
         if name not in used:
-            _p(out, name, "", name, "This layer does not lead to any output; connect it or "
-               "remove it.", "spec.problem.unused")
+            _p(out, name, "", name, "spec.problem.unused")
     return order
 
 
@@ -271,9 +247,7 @@ def _check_elements(spec: ModelSpec, shapes: Mapping[str, Any], out: list[Proble
         count = elements(shape)
         if count is not None and count > MAX_EXAMPLE_ELEMENTS:
             where = "shape" if name in {i.name for i in spec.inputs} else "output"
-            _p(out, name, where, list(shape), f"One example would hold {count:,} numbers; "
-               f"the limit is {MAX_EXAMPLE_ELEMENTS:,} per example. Use a smaller shape.",
-               "spec.problem.too_many_elements", count=f"{count:,}",
+            _p(out, name, where, list(shape), "spec.problem.too_many_elements", count=f"{count:,}",
                limit=f"{MAX_EXAMPLE_ELEMENTS:,}")
             return
 
@@ -298,14 +272,12 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
     limit = DEFAULT_PARAM_LIMIT if param_limit is None else param_limit
     _check_names(spec, out)
     if spec.kind == SEQUENTIAL and len(spec.inputs) > 1:
-        _p(out, "spec", "inputs", [i.name for i in spec.inputs], "A Sequential model has at "
-           "most one input; use a Functional model.", "spec.problem.sequential_many_inputs")
+        _p(out, "spec", "inputs", [i.name for i in spec.inputs],
+           "spec.problem.sequential_many_inputs")
     for item in spec.inputs:
         if not item.shape or not all(d is None or (isinstance(d, int) and not isinstance(d, bool)
                                                    and d >= 1) for d in item.shape):
-            _p(out, item.name, "shape", list(item.shape), "An input shape is a list of "
-               "positive integers without the batch axis, such as 28, 28, 1.",
-               "spec.problem.input_shape")
+            _p(out, item.name, "shape", list(item.shape), "spec.problem.input_shape")
     order = {e.name: n for n, e in enumerate(spec.all_layers())}
     for entry in spec.layers:
         _check_entry(entry, spec, order, True, out)
@@ -333,7 +305,7 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
         try:
             shapes[entry.name] = _infer_entry(entry, spec, ins, params)
         except ShapeIssue as issue:
-            _p(out, entry.name, issue.field, issue.value, issue.allowed, issue.key)
+            _p(out, entry.name, issue.field, issue.value, issue.key, **issue.params)
             shapes[entry.name] = None
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             shapes[entry.name] = None
@@ -342,8 +314,7 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
     total = sum(v for v in params.values() if v)
     if total > limit:
         biggest = max(params, key=lambda n: params[n] or 0)
-        _p(out, biggest, "params", total, f"The model would have {total:,} parameters, above "
-           f"the limit of {limit:,}; use fewer units or filters.", "spec.problem.too_many_params",
+        _p(out, biggest, "params", total, "spec.problem.too_many_params",
            total=total, limit=limit)
     return Validation(tuple(out), shapes, params)
 
@@ -356,8 +327,7 @@ def check(spec: ModelSpec, param_limit: int | None = None) -> Validation:
     """
     result = validate(spec, param_limit)
     if result.problems:
-        raise SpecError(f"The model spec {spec.name!r} has {len(result.problems)} problem(s).",
-                        key="spec.invalid", params={"count": len(result.problems)},
+        raise SpecError(key="spec.invalid", params={"count": len(result.problems)},
                         details=list(result.problems))
     return result
 
@@ -376,9 +346,7 @@ def check_values(spec: ModelSpec) -> None:
     values = [p for p in out if p.key == "spec.problem.value"]
     if values:
         first = values[0]
-        allowed = str(first.params.get("allowed", first.allowed))
-        raise SpecError(f"{first.where}: {first.value!r} does not fit this field; use "
-                        f"{allowed}.", key="spec.bad_values",
+        raise SpecError(key="spec.bad_values",
                         params={"count": len(values), "where": first.where,
-                                "value": repr(first.value), "allowed": allowed},
+                                "value": repr(first.value), "allowed": first.params["allowed"]},
                         details=values)

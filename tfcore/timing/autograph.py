@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from tfcore import settings
 from tfcore.errors import TimingError
+from tfcore.messages import Names, Text
 
 TRUSTED_ENV = settings.TRUSTED_CODE.name
 
@@ -70,16 +71,14 @@ class AutoGraphExample:
 
 
 EXAMPLES: dict[str, AutoGraphExample] = {e.name: e for e in (
-    AutoGraphExample("square_if_positive", {"en": "if/else on a tensor (G4)",
-                                            "zh": "张量上的 if/else（G4）"},
+    AutoGraphExample("square_if_positive", Text("timing.autograph.square_if_positive"),
                      square_if_positive, 1, -100, 100),
-    AutoGraphExample("collatz_steps", {"en": "while loop on a tensor",
-                                       "zh": "张量上的 while 循环"}, collatz_steps, 27, 1, 10_000),
-    AutoGraphExample("sum_of_squares", {"en": "for loop over tf.range",
-                                        "zh": "遍历 tf.range 的 for 循环"},
+    AutoGraphExample("collatz_steps", Text("timing.autograph.collatz_steps"), collatz_steps,
+                     27, 1, 10_000),
+    AutoGraphExample("sum_of_squares", Text("timing.autograph.sum_of_squares"),
                      sum_of_squares, 5, 0, 1000),
-    AutoGraphExample("squares_array", {"en": "TensorArray in a loop",
-                                       "zh": "循环中写入 TensorArray"}, squares_array, 5, 0, 100),
+    AutoGraphExample("squares_array", Text("timing.autograph.squares_array"), squares_array,
+                     5, 0, 100),
 )}
 
 
@@ -125,8 +124,7 @@ def convert(fn: Callable, name: str, value: int) -> AutoGraphResult:
     except TimingError:
         raise
     except Exception as exc:  # noqa: BLE001 - shown to the person, with the name
-        raise TimingError(f"AutoGraph could not run {name!r}: {type(exc).__name__}: {exc}",
-                          key="timing.error.autograph",
+        raise TimingError(key="timing.error.autograph",
                           params={"name": name, "message": str(exc)[:300]}) from exc
     return AutoGraphResult(name, source, converted, int(value), eager, graph, tuple(ops))
 
@@ -138,13 +136,12 @@ def run_example(name: str, value: int | None = None) -> AutoGraphResult:
         TimingError: unknown example or input out of range.
     """
     if name not in EXAMPLES:
-        raise TimingError(f"Unknown AutoGraph example {name!r}; choose from {list(EXAMPLES)}.",
-                          key="timing.error.autograph_example", params={"name": name})
+        raise TimingError(key="timing.error.autograph_example",
+                          params={"name": name, "choices": Names(EXAMPLES)})
     example = EXAMPLES[name]
     value = example.default if value is None else int(value)
     if not example.low <= value <= example.high:
-        raise TimingError(f"Input for {name} must be between {example.low} and {example.high}. "
-                          f"Received: x={value}", key="timing.error.autograph_input",
+        raise TimingError(key="timing.error.autograph_input",
                           params={"name": name, "low": example.low, "high": example.high,
                                   "value": value})
     return convert(example.fn, name, value)
@@ -157,8 +154,7 @@ def run_custom(source: str, value: int) -> AutoGraphResult:
         TimingError: free-form code is off, or the source defines no function.
     """
     if not trusted_code_enabled():
-        raise TimingError(f"Free-form code is off; start the server with {TRUSTED_ENV}=1 "
-                          "to allow it.", key="timing.error.untrusted",
+        raise TimingError(key="timing.error.untrusted",
                           params={"env": TRUSTED_ENV})
     import tensorflow as tf
 
@@ -168,11 +164,10 @@ def run_custom(source: str, value: int) -> AutoGraphResult:
     try:
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - trusted servers only
     except Exception as exc:  # noqa: BLE001
-        raise TimingError(f"The code does not run: {type(exc).__name__}: {exc}",
-                          key="timing.error.autograph",
+        raise TimingError(key="timing.error.autograph",
                           params={"name": "custom", "message": str(exc)[:300]}) from exc
     functions = [v for v in namespace.values()
                  if inspect.isfunction(v) and v.__code__.co_filename == filename]
     if not functions:
-        raise TimingError("The code defines no function.", key="timing.error.no_function")
+        raise TimingError(key="timing.error.no_function")
     return convert(functions[0], functions[0].__name__, value)

@@ -90,8 +90,7 @@ def apply_threads(intra_op: int = 0, inter_op: int = 0) -> None:
         if inter_op:
             tf.config.threading.set_inter_op_parallelism_threads(int(inter_op))
     except RuntimeError as exc:
-        raise TimingError(f"Thread settings must be applied before TensorFlow starts: {exc}",
-                          key="timing.error.threads", params={"message": str(exc)}) from exc
+        raise TimingError(key="timing.error.threads", params={"message": str(exc)}) from exc
 
 
 def timing_device() -> dict:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from tfcore.errors import TFLabError, TimingError
+from tfcore.messages import Names
 from tfcore.model import ModelSpec
 from tfcore.timing.busy import busy_rule, cpu_count, load_average
 from tfcore.timing.modes import MODES, check_modes, infer_loss, make_workbench
@@ -68,23 +69,18 @@ class TimingRequest:
         for name, (low, high) in limits.items():
             value = getattr(self, name)
             if not isinstance(value, int) or not low <= value <= high:
-                raise TimingError(f"{name} must be an integer between {low} and {high}. "
-                                  f"Received: {name}={value!r}", key="timing.error.range",
+                raise TimingError(key="timing.error.range",
                                   params={"name": name, "low": low, "high": high,
                                           "value": value})
         if not self.learning_rate > 0:
-            raise TimingError(f"learning_rate must be > 0. Received: {self.learning_rate}",
-                              key="timing.error.range",
-                              params={"name": "learning_rate", "low": 0, "high": "inf",
-                                      "value": self.learning_rate})
+            raise TimingError(key="timing.error.positive",
+                              params={"name": "learning_rate", "value": self.learning_rate})
         if self.clock not in CLOCKS:
-            raise TimingError(f"clock must be one of {CLOCKS}. Received: clock={self.clock!r}",
-                              key="timing.error.clock", params={"clock": self.clock})
+            raise TimingError(key="timing.error.clock",
+                              params={"clock": self.clock, "choices": Names(CLOCKS)})
         check_modes(self.modes, self.workload)
         if not self.spec.inputs:
-            raise TimingError(f"Model {self.spec.name!r} has no input shape (deferred "
-                              "build); give it an input shape to time it.",
-                              key="timing.error.no_input", params={"model": self.spec.name})
+            raise TimingError(key="timing.error.no_input", params={"model": self.spec.name})
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -143,14 +139,12 @@ def _dataset_batches(model: Any, request: TimingRequest, count: int) -> list:
     x, y = bundle.split("train")
     want = tuple(int(d or 1) for d in model.inputs[0].shape[1:])
     if tuple(x.shape[1:]) != want:
-        raise TimingError(f"Dataset {request.data!r} has inputs of shape {tuple(x.shape[1:])} "
-                          f"but the model expects {want}.", key="timing.error.data_shape",
+        raise TimingError(key="timing.error.data_shape",
                           params={"data": request.data, "got": str(tuple(x.shape[1:])),
                                   "want": str(want)})
     n = request.batch_size
     if len(x) < n:
-        raise TimingError(f"Dataset {request.data!r} has only {len(x)} training examples; "
-                          f"Received: batch_size={n}", key="timing.error.data_small",
+        raise TimingError(key="timing.error.data_small",
                           params={"data": request.data, "count": len(x), "batch": n})
     per = len(x) // n
     return [(tf.constant(x[(i % per) * n:(i % per + 1) * n]),
@@ -235,9 +229,7 @@ def run_timing(request: TimingRequest, progress: Progress = None,
 
     live = [r for r in runners if r.error is None]
     if not live:
-        raise TimingError("No mode could run: " + "; ".join(f"{r.name}: {r.error}"
-                                                            for r in runners),
-                          key="timing.error.all_failed",
+        raise TimingError(key="timing.error.all_failed",
                           params={"errors": "; ".join(f"{r.name}: {r.error}" for r in runners)})
     counts = _step_counts(request.steps, request.rounds)
     done, goal = 0, request.steps * len(live)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
+from tfcore.messages import Names, Text
 
 WORKLOADS = ("step", "forward")
 
@@ -113,10 +114,10 @@ class ModeDef:
 
 
 MODES: dict[str, ModeDef] = {m.name: m for m in (
-    ModeDef("eager", {"en": "Eager", "zh": "即时执行 (Eager)"}, WORKLOADS, _eager),
-    ModeDef("graph", {"en": "tf.function", "zh": "计算图 (tf.function)"}, WORKLOADS, _graph),
-    ModeDef("xla", {"en": "tf.function + XLA", "zh": "计算图 + XLA 编译"}, WORKLOADS, _xla),
-    ModeDef("fit", {"en": "Keras fit step", "zh": "Keras fit 训练步"}, ("step",), _fit),
+    ModeDef("eager", Text("timing.mode.eager"), WORKLOADS, _eager),
+    ModeDef("graph", Text("timing.mode.graph"), WORKLOADS, _graph),
+    ModeDef("xla", Text("timing.mode.xla"), WORKLOADS, _xla),
+    ModeDef("fit", Text("timing.mode.fit"), ("step",), _fit),
 )}
 
 
@@ -126,26 +127,22 @@ def mode_names() -> list[str]:
 
 def mode_title(name: str) -> Mapping[str, str]:
     mode = MODES.get(name)
-    return mode.title if mode else {"en": name, "zh": name}
+    return mode.title if mode else Text("timing.mode.unknown", {"name": name})
 
 
 def check_modes(modes: Sequence[str], workload: str) -> None:
     """Raise TimingError for an unknown workload, an unknown mode or a mode/workload clash."""
     if workload not in WORKLOADS:
-        raise TimingError(f"Workload must be one of {WORKLOADS}. Received: workload={workload!r}",
-                          key="timing.error.workload", params={"workload": workload})
+        raise TimingError(key="timing.error.workload",
+                          params={"workload": workload, "choices": Names(WORKLOADS)})
     if not modes:
-        raise TimingError("Choose at least one mode to time. Received: modes=[]",
-                          key="timing.error.no_modes")
+        raise TimingError(key="timing.error.no_modes")
     for name in modes:
         if name not in MODES:
-            raise TimingError(f"Unknown mode {name!r}; choose from {list(MODES)}.",
-                              key="timing.error.mode", params={"mode": name,
-                                                               "allowed": ", ".join(MODES)})
+            raise TimingError(key="timing.error.mode",
+                              params={"mode": name, "choices": Names(MODES)})
         if workload not in MODES[name].workloads:
-            raise TimingError(f"Mode {name!r} only times the training step. "
-                              f"Received: workload={workload!r}",
-                              key="timing.error.mode_workload",
+            raise TimingError(key="timing.error.mode_workload",
                               params={"mode": name, "workload": workload})
 
 

@@ -63,14 +63,12 @@ def run_in_worker(spec: ModelSpec, progress: Optional[Callable[[float, str], Non
         if code != 0:
             message = next((ln[len("error: "):] for ln in reversed(tail)
                             if ln.startswith("error: ")), "\n".join(tail[-5:]))
-            raise TimingError(f"The timing worker failed (exit {code}): {message}",
-                              key="timing.error.worker", params={"code": code,
+            raise TimingError(key="timing.error.worker", params={"code": code,
                                                                  "message": message})
         try:
             return json.loads(Path(out_path).read_text(encoding="utf-8"))
         except ValueError as exc:
-            raise TimingError(f"The timing worker printed no result: {exc}",
-                              key="timing.error.worker",
+            raise TimingError(key="timing.error.worker",
                               params={"code": code, "message": str(exc)}) from exc
 
 
@@ -89,8 +87,7 @@ def _follow(proc: subprocess.Popen, progress: Optional[Callable[[float, str], No
         elif line.strip():
             tail = (tail + [line])[-20:]
         if time.monotonic() > deadline:
-            raise TimingError(f"The timing worker ran past {timeout_s:.0f} s and was "
-                              "stopped.", key="timing.error.timeout",
+            raise TimingError(key="timing.error.timeout",
                               params={"seconds": int(timeout_s)})
     return proc.wait(), tail
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from tfcore.errors import TimingError
+from tfcore.messages import Names
 from tfcore.model import LayerSpec, ModelSpec
 from tfcore.timing.measure import TimingRequest, run_timing
 from tfcore.timing.result import TimingResult
@@ -27,8 +28,7 @@ def with_hidden_width(spec: ModelSpec, width: int) -> ModelSpec:
     dense = [entry.name for entry in spec.all_layers() if entry.type == "Dense"]
     hidden = set(dense[:-1])
     if not hidden:
-        raise TimingError(f"Model {spec.name!r} has no hidden Dense layer to widen; "
-                          "sweep the batch size instead.", key="timing.error.no_hidden",
+        raise TimingError(key="timing.error.no_hidden",
                           params={"model": spec.name})
 
     def widen(entries: tuple[LayerSpec, ...]) -> tuple[LayerSpec, ...]:
@@ -52,11 +52,10 @@ class SweepRequest:
 
     def check(self) -> None:
         if self.axis not in SWEEP_AXES:
-            raise TimingError(f"Sweep axis must be one of {SWEEP_AXES}. Received: {self.axis!r}",
-                              key="timing.error.axis", params={"axis": self.axis})
+            raise TimingError(key="timing.error.axis",
+                              params={"axis": self.axis, "choices": Names(SWEEP_AXES)})
         if not 1 <= len(self.values) <= MAX_POINTS or any(v < 1 for v in self.values):
-            raise TimingError(f"Give 1 to {MAX_POINTS} positive sweep values. "
-                              f"Received: {list(self.values)}", key="timing.error.sweep_values",
+            raise TimingError(key="timing.error.sweep_values",
                               params={"values": list(self.values), "max": MAX_POINTS})
 
     def point(self, value: int) -> TimingRequest:
@@ -126,10 +125,8 @@ def parse_values(text: str) -> tuple[int, ...]:
     try:
         values = tuple(int(v) for v in text.replace(" ", "").split(",") if v)
     except ValueError:
-        raise TimingError(f"Sweep values must be comma-separated integers. Received: {text!r}",
-                          key="timing.error.values", params={"name": "values", "value": text}
+        raise TimingError(key="timing.error.values", params={"name": "values", "value": text}
                           ) from None
     if not values or any(v < 1 for v in values):
-        raise TimingError(f"Give positive sweep values. Received: {text!r}",
-                          key="timing.error.values", params={"name": "values", "value": text})
+        raise TimingError(key="timing.error.values", params={"name": "values", "value": text})
     return values

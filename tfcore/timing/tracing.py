@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from tfcore.errors import TimingError
+from tfcore.messages import Names, Text
 from tfcore.timing.result import short_error
 
 ARG_KINDS = ("tensor", "numpy", "python")
@@ -39,16 +40,13 @@ class TraceArg:
 
     def check(self) -> None:
         if self.kind not in ARG_KINDS:
-            raise TimingError(f"Argument kind must be one of {ARG_KINDS}. "
-                              f"Received: kind={self.kind!r}", key="timing.error.arg_kind",
-                              params={"kind": self.kind})
+            raise TimingError(key="timing.error.arg_kind",
+                              params={"kind": self.kind, "choices": Names(ARG_KINDS)})
         if self.kind != "python" and self.dtype not in ARG_DTYPES:
-            raise TimingError(f"Argument dtype must be one of {ARG_DTYPES}. "
-                              f"Received: dtype={self.dtype!r}", key="timing.error.arg_dtype",
-                              params={"dtype": self.dtype})
+            raise TimingError(key="timing.error.arg_dtype",
+                              params={"dtype": self.dtype, "choices": Names(ARG_DTYPES)})
         if not 0 <= int(self.size) <= 64:
-            raise TimingError(f"Argument size must be between 0 and 64. "
-                              f"Received: size={self.size}", key="timing.error.arg_size",
+            raise TimingError(key="timing.error.arg_size",
                               params={"size": self.size})
 
     @property
@@ -166,14 +164,13 @@ def _make_tensor_array(log: list, stream: str) -> Callable:
 
 
 FUNCTIONS: dict[str, LabFunction] = {f.name: f for f in (
-    LabFunction("print_twice", {"en": "G2: print vs tf.print", "zh": "G2：print 与 tf.print"},
+    LabFunction("print_twice", Text("timing.function.print_twice"),
                 True, '@tf.function\ndef f(x):\n    print("The function is running in Python")'
                 '\n    tf.print(x)\n    return x', _make_print_function),
-    LabFunction("variable_counter", {"en": "G3: a variable updated inside",
-                                     "zh": "G3：在函数内更新变量"}, False,
+    LabFunction("variable_counter", Text("timing.function.variable_counter"), False,
                 "a = tf.Variable(0.0)\n\n@tf.function\ndef g():\n    a.assign(a + 1.0)\n"
                 "    return a", _make_counter),
-    LabFunction("tensor_array", {"en": "G5: TensorArray", "zh": "G5：TensorArray"}, False,
+    LabFunction("tensor_array", Text("timing.function.tensor_array"), False,
                 "@tf.function\ndef array_write_and_read():\n"
                 "    arr = tf.TensorArray(dtype=tf.float32, size=3)\n"
                 "    arr = arr.write(0, tf.constant(0.0))\n"
@@ -212,20 +209,17 @@ def run_tracing(function: str, args: Sequence[TraceArg] = (), calls: int = 3,
     import tensorflow as tf
 
     if function not in FUNCTIONS:
-        raise TimingError(f"Unknown tracing-lab function {function!r}; choose from "
-                          f"{list(FUNCTIONS)}.", key="timing.error.lab_function",
-                          params={"name": function})
+        raise TimingError(key="timing.error.lab_function",
+                          params={"name": function, "choices": Names(FUNCTIONS)})
     lab = FUNCTIONS[function]
     for arg in args:
         arg.check()
     count = len(args) if lab.takes_argument else int(calls)
     if not 1 <= count <= 40:
-        raise TimingError(f"Make between 1 and 40 calls. Received: {count}",
-                          key="timing.error.lab_calls", params={"count": count})
+        raise TimingError(key="timing.error.lab_calls", params={"count": count})
     if input_signature and input_signature not in ARG_DTYPES:
-        raise TimingError(f"input_signature dtype must be one of {ARG_DTYPES}. "
-                          f"Received: {input_signature!r}", key="timing.error.arg_dtype",
-                          params={"dtype": input_signature})
+        raise TimingError(key="timing.error.arg_dtype",
+                          params={"dtype": input_signature, "choices": Names(ARG_DTYPES)})
     handle, path = tempfile.mkstemp(prefix="tflab-tfprint-", suffix=".txt")
     os.close(handle)
     log: list[str] = []
@@ -297,13 +291,10 @@ def parse_sequence(text: str) -> list[TraceArg]:
                 dtype = "float32" if any(c in value_text for c in ".eE") else "int32"
             value = float(value_text)
         except (KeyError, ValueError):
-            raise TimingError(f"Cannot read the argument {token!r}; write tf.int32:1, "
-                              f"np.float32:0.5, 1 or 0.1. Received: {token!r}",
-                              key="timing.error.arg_token", params={"token": token}) from None
+            raise TimingError(key="timing.error.arg_token", params={"token": token}) from None
         arg = TraceArg(kind, value, dtype, size)
         arg.check()
         args.append(arg)
     if not args:
-        raise TimingError("Give at least one argument. Received: ''",
-                          key="timing.error.arg_token", params={"token": ""})
+        raise TimingError(key="timing.error.arg_token", params={"token": ""})
     return args

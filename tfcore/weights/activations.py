@@ -69,8 +69,7 @@ def activation_stats(model: Any, batch: np.ndarray) -> tuple[ActivationStats, ..
         found = _outputs(model, np.asarray(batch, dtype="float32"))
     except Exception as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(f"The batch of shape {tuple(np.shape(batch))} does not fit the "
-                           f"model: {message}", key="errors.weights_batch",
+        raise WeightsError(key="errors.weights_batch",
                            params={"shape": str(tuple(np.shape(batch))),
                                    "message": message}) from exc
     return tuple(_stats(name, layer, out) for name, layer, out in found

@@ -24,6 +24,4 @@ def constant_ids(model: Any) -> set[int]:
 def refuse_constant(model: Any, variable: Any, path: str) -> None:
     """Raise WeightsError when ``variable`` is one of the model's constants."""
     if id(variable) in constant_ids(model):
-        raise WeightsError(f"{path} is a constant that is never trained or changed "
-                           "(scenario B2); nothing was changed.",
-                           key="errors.weights_constant", params={"path": path})
+        raise WeightsError(key="errors.weights_constant", params={"path": path})

@@ -33,8 +33,7 @@ class EditReport:
 
 
 def _bad_index(text: str, shape: tuple[int, ...], why: str) -> WeightsError:
-    return WeightsError(f"Index {text!r} does not fit shape {shape}: {why}",
-                        key="errors.weights_bad_index",
+    return WeightsError(key="errors.weights_bad_index",
                         params={"index": text, "shape": str(shape), "why": why})
 
 
@@ -107,8 +106,7 @@ def _number(value: Any, label: str) -> float:
     except (TypeError, ValueError):
         number = math.nan
     if not math.isfinite(number):
-        raise WeightsError(f"{label} must be a finite number. Received: {value!r}",
-                           key="errors.weights_bad_value",
+        raise WeightsError(key="errors.weights_bad_value",
                            params={"what": label, "value": str(value)})
     return number
 

@@ -54,10 +54,9 @@ def _draw(initializer: Any, variable: Any, label: str) -> np.ndarray:
         values = np.asarray(initializer(shape, dtype=variable.dtype))
     except Exception as exc:  # e.g. Identity on a 1-D bias, Orthogonal on a vector
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(f"Initializer {label} cannot fill {variable.path} of shape "
-                           f"{shape}: {message}", key="errors.weights_init_shape",
+        raise WeightsError(key="errors.weights_init_shape",
                            params={"init": label, "path": variable.path,
-                                   "shape": str(shape)}) from exc
+                                   "shape": str(shape), "message": message}) from exc
     return values
 
 

@@ -55,8 +55,7 @@ def next_steps(table: WeightTable, prefix: Sequence[str] = ()) -> list[PathStep]
         else:
             found[name] = PathStep(name, BLOCK)
     if not found:
-        raise WeightsError(f"No variable under {'/'.join(prefix) or 'the model'}.",
-                           key="errors.weights_no_path", params={"path": "/".join(prefix)})
+        raise WeightsError(key="errors.weights_no_path", params={"path": "/".join(prefix)})
     return list(found.values())
 
 
@@ -70,8 +69,7 @@ def variable_at(table: WeightTable, parts: Sequence[str]) -> VariableInfo:
     for info in table.variables:
         if path_parts(info) == parts:
             return info
-    raise WeightsError(f"No variable at {'/'.join(parts) or 'the model'}.",
-                       key="errors.weights_no_path", params={"path": "/".join(parts)})
+    raise WeightsError(key="errors.weights_no_path", params={"path": "/".join(parts)})
 
 
 def first_leaf(table: WeightTable, prefix: Sequence[str] = ()) -> tuple[str, ...]:
@@ -82,5 +80,4 @@ def first_leaf(table: WeightTable, prefix: Sequence[str] = ()) -> tuple[str, ...
         parts = path_parts(info)
         if parts[:len(prefix)] == prefix:
             return parts
-    raise WeightsError(f"No variable under {'/'.join(prefix) or 'the model'}.",
-                       key="errors.weights_no_path", params={"path": "/".join(prefix)})
+    raise WeightsError(key="errors.weights_no_path", params={"path": "/".join(prefix)})

@@ -55,8 +55,7 @@ def run_spec(run_dir: Path) -> ModelSpec:
     """
     request = read_json(RunPaths(Path(run_dir)).run_json)
     if not isinstance(request, dict) or not isinstance(request.get("spec"), dict):
-        raise WeightsError(f"Run {Path(run_dir).name!r} has no readable run.json with a "
-                           "model spec.", key="errors.weights_run_spec",
+        raise WeightsError(key="errors.weights_run_spec",
                            params={"run": Path(run_dir).name})
     return from_dict(request["spec"])
 
@@ -91,7 +90,6 @@ def model_from_run(run_dir: Path) -> RunModel:
         raise
     except Exception as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(f"The weights of run {paths.run_id!r} do not fit its model: "
-                           f"{message}", key="errors.weights_load_failed",
-                           params={"path": paths.run_id, "message": message}) from exc
+        raise WeightsError(key="errors.weights_run_not_fit",
+                           params={"run": paths.run_id, "message": message}) from exc
     return RunModel(paths.run_id, spec, model, FRESH)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from tfcore.errors import WeightsError
+from tfcore.messages import Names
 from tfcore.weights.stats import TensorStats, tensor_stats
 from tfcore.workspace import Workspace
 
@@ -104,9 +105,8 @@ class WeightTable:
 
 
 def _unknown_variable(path: str, known: Sequence[str]) -> WeightsError:
-    shown = ", ".join(known[:8]) + (" ..." if len(known) > 8 else "")
-    return WeightsError(f"The model has no variable {path!r}. Variables: {shown or 'none'}.",
-                        key="errors.weights_no_variable", params={"path": path})
+    shown = Names(list(known[:8]) + (["..."] if len(known) > 8 else []) or ["-"])
+    return WeightsError(key="errors.weights_no_variable", params={"path": path, "known": shown})
 
 
 def _sublayers(layer: Any) -> list[Any]:
@@ -195,8 +195,8 @@ def layer_variables(model: Any, layer: str) -> list[Any]:
                     uses.get(id(v), []))]
     if not found:
         names = sorted({n for entries in uses.values() for n, _ in entries})
-        raise WeightsError(f"No layer {layer!r} with weights. Layers with weights: {names}.",
-                           key="errors.weights_no_layer", params={"layer": layer})
+        raise WeightsError(key="errors.weights_no_layer",
+                           params={"layer": layer, "names": Names(names or ["-"])})
     return found
 
 
@@ -217,8 +217,7 @@ def parse_shape(text: str) -> tuple[int, ...]:
     except ValueError:
         shape = ()
     if not shape or any(d <= 0 for d in shape):
-        raise WeightsError(f"An input shape is a list of positive integers such as '2, 20'. "
-                           f"Received: {text!r}", key="errors.weights_bad_shape",
+        raise WeightsError(key="errors.weights_bad_shape",
                            params={"shape": str(text)})
     return shape
 
@@ -231,15 +230,13 @@ def build_for_input(model: Any, shape: Sequence[int]) -> WeightTable:
     """
     shape = tuple(int(d) for d in shape)
     if len(shape) < 2:
-        raise WeightsError(f"The input shape needs a batch axis and at least one feature axis, "
-                           f"e.g. (2, 20). Received: {shape}", key="errors.weights_bad_shape",
+        raise WeightsError(key="errors.weights_bad_shape",
                            params={"shape": str(shape)})
     try:
         model(np.zeros(shape, dtype="float32"))
     except Exception as exc:  # Keras explains which layer refused the shape
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(f"The model cannot take input of shape {shape}: {message}",
-                           key="errors.weights_build_failed",
+        raise WeightsError(key="errors.weights_build_failed",
                            params={"shape": str(shape), "message": message}) from exc
     return variable_table(model)
 
@@ -247,8 +244,7 @@ def build_for_input(model: Any, shape: Sequence[int]) -> WeightTable:
 def _confined(workspace: Workspace, path: str, suffix: str) -> Path:
     target = workspace.confine(path)
     if not target.name.endswith(suffix):
-        raise WeightsError(f"The file name must end with {suffix}. Received: {path!r}",
-                           key="errors.weights_suffix", params={"path": str(path),
+        raise WeightsError(key="errors.weights_suffix", params={"path": str(path),
                                                                  "suffix": suffix})
     return target
 
@@ -270,8 +266,7 @@ def load_weights(model: Any, workspace: Workspace, path: str) -> WeightTable:
     """
     source = _confined(workspace, path, ".weights.h5")
     if not source.is_file():
-        raise WeightsError(f"No weights file {path!r} in the workspace.",
-                           key="errors.weights_missing_file", params={"path": str(path)})
+        raise WeightsError(key="errors.weights_no_file", params={"path": str(path)})
     backup = [np.array(v.numpy()) for v in model.weights]
     try:
         model.load_weights(str(source))
@@ -279,8 +274,7 @@ def load_weights(model: Any, workspace: Workspace, path: str) -> WeightTable:
         for variable, value in zip(model.weights, backup):
             variable.assign(value)
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WeightsError(f"The weights in {path!r} do not fit this model: {message}",
-                           key="errors.weights_load_failed",
+        raise WeightsError(key="errors.weights_not_fit",
                            params={"path": str(path), "message": message}) from exc
     return variable_table(model)
 
@@ -312,8 +306,7 @@ def safe_file_stem(text: str, default: str | None = None) -> str:
     if default is not None:
         return default
     shown = str(text)[:60]
-    raise WeightsError(f"The file name {shown!r} has no letters or digits; type a name such "
-                       "as 'mlp-weights'.", key="errors.weights_file_name",
+    raise WeightsError(key="errors.weights_file_name",
                        params={"name": shown})
 
 
@@ -328,7 +321,7 @@ def load_model_file(path: str | Path) -> Any:
     source = Path(path)
     shown = shown_path(source)
     if not source.is_file():
-        raise WeightsError(f"No such file: {shown!r}", key="errors.weights_missing_file",
+        raise WeightsError(key="errors.weights_missing_file",
                            params={"path": shown})
     if source.suffix == ".json":
         from tfcore.model import build_model, from_json
@@ -344,11 +337,9 @@ def load_model_file(path: str | Path) -> Any:
         except Exception as exc:
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
             message = message.replace(str(source.resolve()), shown).replace(str(path), shown)
-            raise WeightsError(f"Cannot load {shown!r}: {message[:300]}",
-                               key="errors.weights_load_failed",
+            raise WeightsError(key="errors.weights_load_failed",
                                params={"path": shown, "message": message[:300]}) from exc
-    raise WeightsError(f"Give a spec .json or a .keras model. Received: {shown!r}",
-                       key="errors.weights_file_kind", params={"path": shown})
+    raise WeightsError(key="errors.weights_file_kind", params={"path": shown})
 
 
 def shown_path(path: str | Path) -> str:

@@ -38,7 +38,7 @@ from tfcore.model import (
 )
 from ui.builder import blocks
 from ui.builder.fields import config_form, labels, parse_ints
-from ui.common import choose_placeholder, pick, plain, plain_params, t
+from ui.common import choose_placeholder, located_text, pick, plain, t
 
 DRAFT, REV, KIND_KEY = "builder.draft", "builder.rev", "bld.kind"
 PAGE = 20           # layer editors shown at once; a large imported model is paged
@@ -208,18 +208,7 @@ def blocks_type() -> str:
 def problem_text(problem: Any) -> str:
     """A located problem in the reader's language, as Markdown that shows names and values
     literally (the value is cut to 300 characters)."""
-    from ui.common import catalog, current_lang
-
-    value = repr(problem.value)
-    value = value if len(value) <= 300 else value[:300] + "..."
-    params = {"where": problem.where, "value": value, "text": problem.allowed,
-              **{k: v for k, v in dict(problem.params).items()}}
-    if problem.key in catalog(current_lang()):
-        try:
-            return t(problem.key, **plain_params(params))
-        except (KeyError, IndexError, ValueError):
-            pass
-    return plain(f"{problem.where}: {problem.allowed} Received: {value}")
+    return located_text(problem)
 
 
 def _shown_layers(spec: ModelSpec, problems: dict[str, list]) -> list[int]:

@@ -35,6 +35,7 @@ def located_text(problem: object, markdown: bool = True) -> str:
     """
     key, params = getattr(problem, "key", None), getattr(problem, "params", None)
     if isinstance(key, str) and isinstance(params, Mapping) and key in catalog(current_lang()):
+        params = _located_params(problem, params)
         try:
             return t(key, **(plain_params(params) if markdown else params))
         except (KeyError, IndexError, ValueError):
@@ -42,12 +43,23 @@ def located_text(problem: object, markdown: bool = True) -> str:
     return plain(str(problem)) if markdown else str(problem)
 
 
+def _located_params(problem: object, params: Mapping) -> Mapping:
+    """A spec problem's template also takes its place, its value (cut to 300 characters)
+    and its English text; a run file's problem carries them in ``params`` already."""
+    if not hasattr(problem, "allowed"):
+        return params
+    value = repr(getattr(problem, "value", None))
+    value = value if len(value) <= 300 else value[:300] + "..."
+    return {"where": getattr(problem, "where", ""), "value": value,
+            "text": getattr(problem, "allowed"), **params}
+
+
 def show_error(exc: BaseException) -> None:
     """An error box with the message, its located details, and the traceback folded away."""
     st.error(error_text(exc), icon=":material/error:")
     details = getattr(exc, "details", None)
     if isinstance(details, (list, tuple)) and details:
-        st.markdown("\n".join(f"- {plain(item)}" for item in details))
+        st.markdown("\n".join(f"- {located_text(item)}" for item in details))
     with st.expander(t("errors.traceback")):
         st.code("".join(traceback.format_exception(exc)), language="text")
 

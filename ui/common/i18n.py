@@ -1,8 +1,10 @@
 """One translation function for every visible string, English and Simplified Chinese.
 
-Catalogs live in ``ui/common/locales/<lang>/<area>.json`` (flat ``key: text`` maps); every area
-file exists in both languages with the same keys (a test checks). Keys are unique
-across areas and start with the area name, e.g. ``home.title``.
+Catalogs live in ``ui/common/locales/<lang>/<area>.json`` (the pages' texts) and
+``tfcore/locales/<lang>/<area>.json`` (the engine's: its errors, layers, presets, datasets;
+see :mod:`tfcore.messages`), flat ``key: text`` maps merged into one catalog per language.
+Every area file exists in both languages with the same keys (a test checks). Keys are
+unique across areas and both folders, and start with the area name, e.g. ``home.title``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import streamlit as st
 
 from ui.common.st_compat import get_script_run_ctx
 
+import tfcore.messages as messages
+
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LOCALE_DIRS = (messages.LOCALES_DIR, LOCALES_DIR)   # the engine's keys, then the pages'
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANG = "en"
 STATE_KEY = "lang"  # the session's language; not a widget key, so it survives page switches
@@ -25,8 +30,8 @@ WIDGET_KEY = "lang_widget"
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> Mapping[str, str]:
-    """All keys of one language, merged from its area files."""
-    merged: dict[str, str] = {}
+    """All keys of one language, merged from the engine's and the pages' area files."""
+    merged: dict[str, str] = dict(messages.catalog(lang))
     for path in sorted((LOCALES_DIR / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
@@ -61,16 +66,31 @@ def _set_lang(lang: str) -> None:
 
 
 def t(key: str, /, **params: Any) -> str:
-    """The text of ``key`` in the current language, formatted with ``params``.
+    """The text of ``key`` in the current language, formatted with ``params`` (engine texts
+    rendered, names joined: see :func:`_shown`).
 
     ``key`` is positional-only, so a parameter may be called ``key`` (or anything else)
     without colliding with it. A key missing from the catalog shows as the key itself,
     which the i18n tests catch.
     """
-    text = catalog(current_lang()).get(key)
+    lang = current_lang()
+    text = catalog(lang).get(key)
     if text is None:
         text = catalog(DEFAULT_LANG).get(key, key)
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    return text.format(**{k: _shown(v, lang) for k, v in params.items()})
+
+
+def _shown(value: Any, lang: str) -> Any:
+    """An engine text parameter rendered through :func:`t` (its key may be a page's), names
+    (:class:`tfcore.messages.Names`) joined with the language's separator, anything else as
+    is."""
+    if isinstance(value, messages.Text):
+        return pick(value)
+    if isinstance(value, messages.Names):
+        return messages.SEPARATORS.get(lang, ", ").join(value.items)
+    return value
 
 
 def metric_label(name: str) -> str:
@@ -86,11 +106,14 @@ def metric_label(name: str) -> str:
 
 
 def pick(texts: Mapping[str, str] | str | None) -> str:
-    """Choose the current language from a ``{"en": ..., "zh": ...}`` map kept in the engine."""
+    """An engine text in the current language: a :class:`tfcore.messages.Text` (key and
+    params, rendered by :func:`t`) or a ``{"en": ..., "zh": ...}`` map."""
     if texts is None:
         return ""
     if isinstance(texts, str):
         return texts
+    if isinstance(texts, messages.Text):
+        return t(texts.key, **texts.params)
     return texts.get(current_lang()) or texts.get(DEFAULT_LANG) or ""
 
 

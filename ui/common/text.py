@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from tfcore.messages import Names
+
 JOINER = "\u2060"
 _BREAKS = re.compile(r"[\r\n\u2028\u2029]+")
 _ALWAYS = re.compile(r"([\\`*~\[\]$])")
@@ -61,6 +63,15 @@ class _Plain(str):
 
 
 def plain_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Template parameters with every string escaped by :func:`plain` (``{name!r}`` too);
-    numbers stay numbers so format specs such as ``{mb:.1f}`` keep working."""
-    return {k: _Plain(v) if isinstance(v, str) else v for k, v in params.items()}
+    """Template parameters with every string escaped by :func:`plain` (``{name!r}`` too, and
+    each of a list of names); numbers stay numbers so format specs such as ``{mb:.1f}`` keep
+    working, and engine texts stay texts (their catalog text is the app's own)."""
+    return {k: _escaped(v) for k, v in params.items()}
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, Names):              # a str too: keep it a list of names
+        return Names(plain(v) for v in value.items)
+    if isinstance(value, str):
+        return _Plain(value)
+    return value

@@ -1,0 +1,84 @@
+"""The engine's one English source: an error raised with a key and structured params gets
+its message from the catalog, in English for ``message`` and in Chinese on request; texts
+and lists of names survive JSON files and pickling."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+from tfcore import messages
+from tfcore.cli import main
+from tfcore.errors import DatasetError, SpecError
+from tfcore.jsonio import atomic_write_json, read_json
+from tfcore.messages import Names, Text
+
+
+def test_an_error_raised_by_key_renders_its_message_from_the_catalog() -> None:
+    exc = DatasetError(key="data.err.split_name",
+                       params={"split": "dev", "choices": Names(("train", "val", "test"))})
+    assert exc.message == str(exc) == "Unknown split 'dev'; use one of train, val, test."
+    assert exc.text("zh") == "未知的划分 'dev'；请使用以下之一：train、val、test。"
+
+
+def test_an_explicit_message_still_wins_and_an_unknown_key_shows_itself() -> None:
+    assert SpecError("Old text.", key="spec.no_preset", params={"name": "x"}).message == \
+        "Old text."
+    assert SpecError(key="no.such.key").message == "no.such.key"
+    # params that do not fill the text: the key, never a KeyError while raising
+    assert SpecError(key="spec.no_preset").message == "spec.no_preset"
+
+
+def test_a_rule_text_nests_and_renders_in_each_language() -> None:
+    rule = Text("param.allowed.int_low_high", {"low": 1, "high": 1_000_000})
+    exc = SpecError(key="spec.bad_values", params={"where": "dense.units", "value": "0",
+                                                   "allowed": rule, "count": 1})
+    assert "use an integer from 1 to 1,000,000." in exc.message
+    assert "1 到 1,000,000 之间的整数" in exc.text("zh")
+
+
+def test_texts_and_names_stay_plain_in_json_and_survive_pickling(tmp_path) -> None:
+    rule = Text("param.allowed.choice", {"choices": Names(("relu", "tanh"))})
+    params = {"expected": rule, "known": Names(("a", "b")), "value": 3}
+    atomic_write_json(tmp_path / "status.json", {"error_params": params})
+    assert read_json(tmp_path / "status.json") == {
+        "error_params": {"expected": "one of relu, tanh", "known": "a, b", "value": 3}}
+    again = pickle.loads(pickle.dumps(rule))
+    assert again == rule and again["zh"] == "以下之一：relu、tanh"
+    assert pickle.loads(pickle.dumps(params["known"])).items == ("a", "b")
+    assert json.loads(json.dumps(dict(rule))) == {"en": "one of relu, tanh",
+                                                  "zh": "以下之一：relu、tanh"}
+
+
+def test_cli_prints_errors_in_the_language_of_tflab_lang(tmp_path, monkeypatch, capsys) -> None:
+    spec = {"name": "m", "inputs": [{"name": "x", "shape": [4]}],
+            "layers": [{"name": "dense", "type": "Dense", "config": {"units": 0}}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    monkeypatch.setenv("TFLAB_LANG", "zh")
+    assert main(["spec", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "模型规格有 1 个问题" in err
+    assert "dense.units：不允许的值 0；允许：1 到 1,000,000 之间的整数。" in err
+    monkeypatch.setenv("TFLAB_LANG", "en")
+    assert main(["spec", "check", str(path)]) == 2
+    assert "dense.units: 0 is not allowed; use an integer from 1 to 1,000,000." in \
+        capsys.readouterr().err
+
+
+def test_pages_render_engine_texts_and_names_in_the_readers_language(monkeypatch) -> None:
+    from ui.common import errors, i18n
+
+    monkeypatch.setattr(i18n, "current_lang", lambda: "zh")
+    assert i18n.pick(Text("preset.cnn", {"scenario": "M4"})) == "手写数字卷积神经网络（M4）"
+    exc = DatasetError(key="data.err.option", params={
+        "name": "circles", "option": "noise", "value": "3",
+        "expected": Text("param.allowed.float_low_high", {"low": 0.0, "high": 1.0})})
+    assert errors.error_text(exc) == \
+        "数据集 circles：选项 noise 应为0.0 到 1.0 之间的数值。收到：noise=3"
+    names = Names(("l1_l2", "*x*"))             # each name escaped, joined per language
+    assert i18n.t("timing.error.mode", mode="m", choices=names) == \
+        "未知的计时方式 'm'；请从以下选择：l1_l2、*x*。"
+    assert errors.error_text(SpecError(key="timing.error.mode",
+                                       params={"mode": "m", "choices": names})) == \
+        "未知的计时方式 'm'；请从以下选择：l1_l2、\\*x\\*。"
