@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.fixtures_runs import tiny_spec
-from tests.unit.fixtures_train import WAIT, train_records, wait_until
+from tests.unit.fixtures_train import WAIT, end_run, train_records, wait_until
 from tfcore.rundir import RunStore
 from tfcore.training import jobs
 from tfcore.training.pool import POOL
@@ -87,8 +87,7 @@ def test_warm_start_can_be_turned_off(tmp_path: Path, pool, monkeypatch) -> None
     monkeypatch.setenv("TFLAB_MAX_WORKERS", "1")
     run_id = jobs.start_run(tmp_path, _request())
     assert RunStore(tmp_path).get(run_id).status.extra["start"] == "cold"
-    jobs.stop_run(tmp_path, run_id)
-    assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) in ("stopped", "finished")
+    assert end_run(tmp_path, run_id) in ("interrupted", "finished")
     wait_until(lambda: not jobs.reap() and not jobs._children)
     assert _zombie_children() == []
 
