@@ -162,15 +162,18 @@ def test_excluded_types_build_save_and_restore(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def started(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
     """Start every spec's run at once, one runs root each (so each has its own worker
-    slot): the workers train side by side while the tests restore and export in turn."""
+    slot): the workers train side by side while the tests restore and export in turn.
+    The workers get a workspace of their own (not the one of the test that came first)."""
     out = {}
-    for which, make in sorted(SPECS.items()):
-        root = tmp_path_factory.mktemp(f"{which}_runs")
-        request = {"spec": make(), "dataset": {"name": "digits8"},
-                   "training": {"steps": 6, "batch_size": 16, "ckpt_every": 3,
-                                "loop": "custom", "validate_every": 1},
-                   "device": {"kind": "cpu"}}
-        out[which] = (root, jobs.start_run(root, request))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TFLAB_WORKSPACE", str(tmp_path_factory.mktemp("layers_workspace")))
+        for which, make in sorted(SPECS.items()):
+            root = tmp_path_factory.mktemp(f"{which}_runs")
+            request = {"spec": make(), "dataset": {"name": "digits8"},
+                       "training": {"steps": 6, "batch_size": 16, "ckpt_every": 3,
+                                    "loop": "custom", "validate_every": 1},
+                       "device": {"kind": "cpu"}}
+            out[which] = (root, jobs.start_run(root, request))
     yield out
     for root, run_id in out.values():
         if RunStore(root).get(run_id).status.state in ("running", "queued"):
