@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -43,3 +45,19 @@ def wait_until(predicate, timeout: float = WAIT, poll: float = 0.1) -> None:
 
 def train_records(root: Path, run_id: str) -> list[dict]:
     return [r for r in RunStore(root).metrics(run_id).records if r["split"] == "train"]
+
+
+def end_run(root: Path, run_id: str) -> str:
+    """End a run whose ending a test does not check, without waiting for its worker to
+    load TensorFlow and reach a batch (what a stop request waits for): a queued run is
+    stopped, a worker is killed and the run marked interrupted. Returns the final state."""
+    from tfcore.training import jobs
+
+    status = RunStore(root).get(run_id).status
+    if status.state == "queued":
+        return jobs.stop_run(root, run_id)
+    if status.state in ("running", "stopping") and jobs.pid_alive(status.pid):
+        os.kill(status.pid, signal.SIGKILL)
+        wait_until(lambda: not jobs.pid_alive(status.pid), timeout=60)
+        jobs.reconcile(root)
+    return RunStore(root).get(run_id).status.state

@@ -271,13 +271,22 @@ def test_no_bomb_grows_the_process_by_500_mb(uploads: Path, tmp_path: Path) -> N
     assert (uploads / "mem-pixels.zip").stat().st_size < 300_000
     root = Path(__file__).resolve().parents[2]
     growth = {}
-    for name in ("control", "upload:images:mem-zeros.zip", "upload:images:mem-pixels.zip",
-                 "upload:npz:mem-npz.npz"):
-        done = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, name], cwd=root,
-                              capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
-        assert done.returncode == 0, done.stderr[-2000:]
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+    # one process per case, all at once: each measures only its own resident size
+    procs = {name: subprocess.Popen([sys.executable, "-c", MEMORY_SCRIPT, name], cwd=root,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+             for name in ("control", "upload:images:mem-zeros.zip",
+                          "upload:images:mem-pixels.zip", "upload:npz:mem-npz.npz")}
+    try:
+        outputs = {name: proc.communicate(timeout=300) for name, proc in procs.items()}
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    for name, (stdout, stderr) in outputs.items():
+        assert procs[name].returncode == 0, stderr[-2000:]
+        result = json.loads(stdout.strip().splitlines()[-1])
         growth[name] = result["growth_kb"] / 1024
         if name != "control":
             assert result["key"] in ("data.err.zip_ratio", "data.err.zip_member_big",

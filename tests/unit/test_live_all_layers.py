@@ -159,17 +159,35 @@ def test_excluded_types_build_save_and_restore(tmp_path: Path) -> None:
     assert out["bounding_boxes"]["boxes"].shape == (2, 2, 4)
 
 
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """Start every spec's run at once, one runs root each (so each has its own worker
+    slot): the workers train side by side while the tests restore and export in turn.
+    The workers get a workspace of their own (not the one of the test that came first)."""
+    out = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TFLAB_WORKSPACE", str(tmp_path_factory.mktemp("layers_workspace")))
+        for which, make in sorted(SPECS.items()):
+            root = tmp_path_factory.mktemp(f"{which}_runs")
+            request = {"spec": make(), "dataset": {"name": "digits8"},
+                       "training": {"steps": 6, "batch_size": 16, "ckpt_every": 3,
+                                    "loop": "custom", "validate_every": 1},
+                       "device": {"kind": "cpu"}}
+            out[which] = (root, jobs.start_run(root, request))
+    yield out
+    for root, run_id in out.values():
+        if RunStore(root).get(run_id).status.state in ("running", "queued"):
+            jobs.stop_run(root, run_id)
+
+
 @pytest.mark.parametrize("which", sorted(SPECS))
-def test_train_restore_evaluate_export_every_format(which: str, tmp_path: Path) -> None:
-    request = {"spec": SPECS[which](), "dataset": {"name": "digits8"},
-               "training": {"steps": 6, "batch_size": 16, "ckpt_every": 3, "loop": "custom",
-                            "validate_every": 1},
-               "device": {"kind": "cpu"}}
-    run_id = jobs.start_run(tmp_path, request)
-    assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) == "finished", \
-        RunStore(tmp_path).get(run_id).status.message
-    run_dir = tmp_path / run_id
-    assert jobs.checkpoint_steps(RunStore(tmp_path).paths(run_id)) == [3, 6]
+def test_train_restore_evaluate_export_every_format(which: str, started: dict,
+                                                    tmp_path: Path) -> None:
+    root, run_id = started[which]
+    assert jobs.wait_for(root, run_id, timeout=WAIT) == "finished", \
+        RunStore(root).get(run_id).status.message
+    run_dir = root / run_id
+    assert jobs.checkpoint_steps(RunStore(root).paths(run_id)) == [3, 6]
     restored = restore_run(run_dir, require_complete=True, with_optimizer=True)
     assert restored.step == 6 and restored.report.complete
     assert not restored.report.missing

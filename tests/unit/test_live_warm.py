@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.fixtures_runs import tiny_spec
-from tests.unit.fixtures_train import WAIT, train_records, wait_until
+from tests.unit.fixtures_train import WAIT, end_run, train_records, wait_until
 from tfcore.rundir import RunStore
 from tfcore.training import jobs
 from tfcore.training.pool import POOL
@@ -62,15 +62,16 @@ def test_warm_start_matches_cold_and_leaves_no_zombies(tmp_path: Path, pool, mon
     replacement = pool.idle_pids()
     assert len(replacement) == 1 and replacement[0] != first_warm      # warming up again
 
-    other_id = jobs.start_run(tmp_path, _request(logical_devices=2))   # other settings: cold
-    assert store.get(other_id).status.extra["start"] == "cold"
-    assert jobs.wait_for(tmp_path, other_id, timeout=WAIT) == "finished"
+    other_root = tmp_path / "other"                   # its own worker slot: trains alongside
+    other_id = jobs.start_run(other_root, _request(logical_devices=2))  # other settings: cold
+    assert RunStore(other_root).get(other_id).status.extra["start"] == "cold"
 
     jobs.stop_warm()                                   # the idle replacement is ended
     assert pool.idle_pids() == [] and not jobs.pid_alive(replacement[0])
     cold_id = jobs.start_run(tmp_path, _request())
     assert store.get(cold_id).status.extra["start"] == "cold"
     assert jobs.wait_for(tmp_path, cold_id, timeout=WAIT) == "finished"
+    assert jobs.wait_for(other_root, other_id, timeout=WAIT) == "finished"
 
     warm, cold = train_records(tmp_path, warm_id), train_records(tmp_path, cold_id)
     assert [r["step"] for r in warm] == [r["step"] for r in cold] == list(range(1, 21))
@@ -87,8 +88,7 @@ def test_warm_start_can_be_turned_off(tmp_path: Path, pool, monkeypatch) -> None
     monkeypatch.setenv("TFLAB_MAX_WORKERS", "1")
     run_id = jobs.start_run(tmp_path, _request())
     assert RunStore(tmp_path).get(run_id).status.extra["start"] == "cold"
-    jobs.stop_run(tmp_path, run_id)
-    assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) in ("stopped", "finished")
+    assert end_run(tmp_path, run_id) in ("interrupted", "finished")
     wait_until(lambda: not jobs.reap() and not jobs._children)
     assert _zombie_children() == []
 
