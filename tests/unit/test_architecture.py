@@ -29,15 +29,10 @@ GRAPH_START, GRAPH_END = "<!-- layer-graph -->", "<!-- /layer-graph -->"
 NONE = "—"
 
 # Faces that still hand out a whole submodule, and the only files allowed to take it.
-# These importers belong to work in progress elsewhere (the canvas, the Train page); the
+# These importers belong to work in progress elsewhere (the Train page); the
 # list may only shrink: an entry nobody uses any more fails the test.
 STILL_MODULES = {
-    "tfcore.model.canvas_graph": {"ui/canvas/side.py", "ui/canvas/view.py"},
-    "tfcore.model.canvas_ops": {"ui/canvas/side.py", "ui/canvas/view.py"},
-    "tfcore.model.spec_ops": {"ui/canvas/view.py"},
     "tfcore.training.jobs": {"ui/training/live.py"},
-    "ui.builder.blocks": {"ui/canvas/side.py", "ui/canvas/view.py"},
-    "ui.builder.panels": {"ui/canvas/view.py"},
     "ui.runs.tensorboard_button": {"ui/training/live.py"},
 }
 

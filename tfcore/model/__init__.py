@@ -6,9 +6,13 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-# whole modules, still taken by the canvas (STILL_MODULES in test_architecture)
-from tfcore.model import canvas_graph, canvas_ops, spec_ops
 from tfcore.model.build import build_model
+from tfcore.model.canvas_graph import BLOCK_INPUT as CANVAS_BLOCK_INPUT
+from tfcore.model.canvas_graph import block_view
+from tfcore.model.canvas_graph import graph as canvas_drawing
+from tfcore.model.canvas_ops import NEW_INPUT as CANVAS_NEW_INPUT
+from tfcore.model.canvas_ops import OUTPUTS as CANVAS_OUTPUTS
+from tfcore.model.canvas_ops import apply_event_at as apply_canvas_event
 from tfcore.model.catalog import CATEGORIES, get_type, layer_types, set_custom_types
 from tfcore.model.codegen import STYLES, generate
 from tfcore.model.import_graph import model_to_spec
@@ -70,7 +74,6 @@ from tfcore.model.try_it import TryResult, default_shapes, try_it
 from tfcore.model.validate import Validation, check_values, validate
 
 __all__ = [
-    "canvas_graph", "canvas_ops",
     "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
     "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
     "import_keras", "INIT",
@@ -79,7 +82,7 @@ __all__ = [
     "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",
     "preset_names", "preset_title", "RAW_KEY", "REG", "REGULARIZERS", "scratch_spec",
     "SEQUENTIAL", "set_custom_types",
-    "SHAPE", "SIZE", "spec_ops", "STYLES", "summarize", "TEXT",
+    "SHAPE", "SIZE", "STYLES", "summarize", "TEXT",
     "validate", "Validation", "zeroed_uniform_class",
     # nested blocks (scenario B3): path-based edits, group and ungroup
     "add_layer_at", "block_children", "duplicate_layer_at", "group_into_block",
@@ -87,6 +90,9 @@ __all__ = [
     # the builder's other edits, and saved models
     "BLOCK", "convert_kind", "rename_layer", "reuse_layer", "unique_name",
     "list_specs", "load_spec", "save_spec",
+    # the canvas: its events as spec edits, the drawing of one level
+    "apply_canvas_event", "block_view", "CANVAS_BLOCK_INPUT", "canvas_drawing",
+    "CANVAS_NEW_INPUT", "CANVAS_OUTPUTS",
     # run a model on a random input (scenario B1)
     "default_shapes", "try_it", "TryResult",
 ]

@@ -6,7 +6,10 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.builder import blocks, panels  # whole modules: STILL_MODULES in test_architecture
+from ui.builder.blocks import breadcrumb as block_breadcrumb
+from ui.builder.blocks import error_text as block_error_text
+from ui.builder.blocks import open_path as open_block_path
+from ui.builder.blocks import set_open as set_open_block
 from ui.builder.editor import (
     DRAFT,
     header_editor,
@@ -30,8 +33,8 @@ from ui.builder.try_panel import try_panel
 
 __all__ = [
     "config_form", "DRAFT", "header_editor", "inputs_editor", "labels", "layers_editor",
-    "outputs_editor", "panels", "problem_text", "replace_draft",
-    "blocks", "try_panel",
+    "outputs_editor", "problem_text", "replace_draft", "try_panel",
+    "block_breadcrumb", "block_error_text", "open_block_path", "set_open_block",
     "code_tab", "deferred_panel", "diagram", "io_tab", "problems_panel", "save_tab",
     "summary_table",
 ]

@@ -12,13 +12,16 @@ from tfcore.model import (
     DTYPES,
     FUNCTIONAL,
     ModelSpec,
+    CANVAS_BLOCK_INPUT,
+    CANVAS_OUTPUTS,
     block_children,
-    canvas_graph,
-    canvas_ops,
+    block_view,
     get_type,
+    rename_layer,
     set_layer_at,
+    ungroup,
 )
-from ui.builder import blocks, config_form
+from ui.builder import config_form, set_open_block
 from ui.common import pick, plain, t
 
 SELECTED = "canvas.selected"
@@ -59,7 +62,7 @@ def _input_form(spec: ModelSpec, name: str, key: str) -> ModelSpec:
     inputs[index] = replace(item, shape=shape, dtype=dtype)
     spec = replace(spec, inputs=tuple(inputs))
     if rename:
-        spec = canvas_ops.rename(spec, name, new_name)
+        spec = rename_layer(spec, name, new_name)
         st.session_state[SELECTED] = new_name
     return spec
 
@@ -88,10 +91,10 @@ def _layer_form(spec: ModelSpec, name: str, key: str, path: tuple[str, ...]) -> 
         st.caption(t("builder.block_children",
                      names=plain(", ".join(c.name for c in entry.layers))))
         st.button(t("blocks.open"), key=f"{key}.open", icon=":material/folder_open:",
-                  on_click=blocks.set_open, args=(path + (name,),), type="primary",
+                  on_click=set_open_block, args=(path + (name,),), type="primary",
                   help=t("blocks.open_help"))
         if st.button(t("canvas.ungroup"), key=f"{key}.ungroup", icon=":material/call_split:"):
-            return canvas_ops.ungroup(spec, name)
+            return ungroup(spec, name)
     else:
         config = config_form(entry, lambda *parts: ".".join([key, *map(str, parts)]))
         if config != dict(entry.config):
@@ -99,7 +102,7 @@ def _layer_form(spec: ModelSpec, name: str, key: str, path: tuple[str, ...]) -> 
     if spec.kind == FUNCTIONAL and entry.inputs:
         st.caption(t("canvas.takes", names=plain(", ".join(entry.inputs))))
     if rename:
-        spec = canvas_ops.rename(spec, name, new_name)
+        spec = rename_layer(spec, name, new_name)
         st.session_state[SELECTED] = new_name
     return spec
 
@@ -114,17 +117,17 @@ def side_panel(spec: ModelSpec, selected: str | None, rev: int,
     if selected is None:
         st.caption(t("canvas.select_hint_block") if path else t("canvas.select_hint"))
         new = spec
-    elif path and selected == canvas_graph.BLOCK_INPUT:
-        view = canvas_graph.block_view(spec, path)
+    elif path and selected == CANVAS_BLOCK_INPUT:
+        view = block_view(spec, path)
         shape = _shape_text(view.inputs[0].shape) if view.inputs else "?"
         st.markdown(f"**{t('canvas.block_input')}** · (None, {plain(shape)})")
         st.caption(t("canvas.block_input_help", block=plain(path[-1])))
         new = spec
-    elif path and selected == canvas_ops.OUTPUTS:
+    elif path and selected == CANVAS_OUTPUTS:
         st.markdown(f"**{t('canvas.block_output')}**")
         st.caption(t("canvas.block_output_help", block=plain(path[-1])))
         new = spec
-    elif selected == canvas_ops.OUTPUTS:
+    elif selected == CANVAS_OUTPUTS:
         outs = ", ".join(spec.outputs) if spec.kind == FUNCTIONAL else (
             spec.layers[-1].name if spec.layers else "")
         st.markdown(f"**{t('canvas.outputs')}**: {plain(outs or '-')}")

@@ -12,19 +12,37 @@ import streamlit as st
 
 from tfcore.errors import TFLabError
 from tfcore.model import (
+    CANVAS_BLOCK_INPUT,
+    CANVAS_NEW_INPUT,
+    CANVAS_OUTPUTS,
     CATEGORIES,
     FUNCTIONAL,
     KINDS,
     ModelSpec,
     ModelSummary,
+    apply_canvas_event,
     block_children,
-    canvas_graph,
-    canvas_ops,
+    block_view,
+    canvas_drawing,
+    convert_kind,
     layer_types,
-    spec_ops,
     summarize,
 )
-from ui.builder import DRAFT, blocks, labels, panels, problem_text, replace_draft
+from ui.builder import (
+    DRAFT,
+    block_breadcrumb,
+    block_error_text,
+    code_tab,
+    io_tab,
+    labels,
+    open_block_path,
+    problem_text,
+    problems_panel,
+    replace_draft,
+    save_tab,
+    set_open_block,
+    summary_table,
+)
 from ui.canvas import history
 from ui.canvas.component import KEY, check_event, component_events, label_names, model_canvas
 from ui.canvas.side import SELECTED, side_panel
@@ -91,7 +109,7 @@ def _apply(event: dict) -> None:
         return
     spec = st.session_state[DRAFT]
     try:
-        new = canvas_ops.apply_event_at(spec, blocks.open_path(spec), event)
+        new = apply_canvas_event(spec, open_block_path(spec), event)
     except TFLabError as exc:
         st.session_state[ERROR] = exc
         return
@@ -108,7 +126,7 @@ def _open(event: dict) -> None:
     """Open a block (``name``: one of the open level's blocks) or go back out to a level
     of the trail (``path``); anything else changes nothing."""
     spec = st.session_state[DRAFT]
-    path = blocks.open_path(spec)
+    path = open_block_path(spec)
     if isinstance(event.get("path"), list):
         target = tuple(p for p in event["path"] if isinstance(p, str))
         if target != path[:len(target)]:
@@ -120,7 +138,7 @@ def _open(event: dict) -> None:
     except TFLabError as exc:
         st.session_state[ERROR] = exc
         return
-    blocks.set_open(target)
+    set_open_block(target)
     st.session_state[SELECTED] = None
 
 
@@ -128,7 +146,7 @@ def _palette(spec: ModelSpec) -> list[dict[str, Any]]:
     families = []
     if spec.kind == FUNCTIONAL:
         families.append({"family": "model", "label": t("canvas.family.model"), "open": True,
-                         "types": [{"name": canvas_ops.NEW_INPUT,
+                         "types": [{"name": CANVAS_NEW_INPUT,
                                     "label": t("canvas.new_input")}]})
     for category in CATEGORIES:
         types = [{"name": n, "label": pick(lt.title)} for n, lt in layer_types().items()
@@ -150,7 +168,7 @@ def node_problems(spec: ModelSpec, summary: ModelSummary) -> dict[str, str]:
     out: dict[str, str] = {}
     for problem in summary.problems:
         where = problem.location if problem.location in ids else (
-            canvas_ops.OUTPUTS if problem.field == "outputs" else None)
+            CANVAS_OUTPUTS if problem.field == "outputs" else None)
         if where and where not in out:
             out[where] = _unescape(problem_text(problem))
     return out
@@ -168,16 +186,16 @@ def _graph(view: ModelSpec, summary: ModelSummary, path: tuple[str, ...] = (),
     problems = node_problems(view, summary)
     if model is not None:
         problems.update({k: v for k, v in node_problems(view, model).items()
-                         if k != canvas_ops.OUTPUTS})
+                         if k != CANVAS_OUTPUTS})
     titles = {n: pick(lt.title) for n, lt in layer_types().items()}
-    drawn = canvas_graph.graph(view, shapes, params, problems,
-                               title=lambda n: titles.get(n, n) if n != "Input"
-                               else t("canvas.input"),
-                               params_text=lambda n: t("canvas.params", count=f"{n:,}"),
-                               outputs_label=t("canvas.block_output") if path
-                               else t("canvas.outputs"))
+    drawn = canvas_drawing(view, shapes, params, problems,
+                           title=lambda n: titles.get(n, n) if n != "Input"
+                           else t("canvas.input"),
+                           params_text=lambda n: t("canvas.params", count=f"{n:,}"),
+                           outputs_label=t("canvas.block_output") if path
+                           else t("canvas.outputs"))
     for node in drawn["nodes"]:
-        if node["id"] == canvas_graph.BLOCK_INPUT:
+        if node["id"] == CANVAS_BLOCK_INPUT:
             node["name"], node["title"] = t("canvas.block_input"), plain(path[-1])
     return drawn
 
@@ -197,7 +215,7 @@ def _trail(path: tuple[str, ...]) -> list[dict[str, Any]]:
 
 
 def _convert_kind() -> None:
-    spec = spec_ops.convert_kind(st.session_state[DRAFT], st.session_state["cnv.kind"])
+    spec = convert_kind(st.session_state[DRAFT], st.session_state["cnv.kind"])
     _edited(spec)
 
 
@@ -210,15 +228,15 @@ def _page() -> None:
     st.radio(t("builder.kind"), KINDS, horizontal=True, key="cnv.kind",
              on_change=_convert_kind,
              format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
-    path = blocks.open_path(spec)
+    path = open_block_path(spec)
     with st.container():    # always there, so the canvas below keeps its place (and state)
         error = st.session_state.pop(ERROR, None)
         if error is not None:
-            st.warning(blocks.error_text(error), icon=":material/block:")
-        blocks.breadcrumb(path)
-    view = canvas_graph.block_view(spec, path) if path else spec
+            st.warning(block_error_text(error), icon=":material/block:")
+        block_breadcrumb(path)
+    view = block_view(spec, path) if path else spec
     names = {i.name for i in view.inputs} | {e.name for e in view.layers} | {
-        canvas_ops.OUTPUTS}
+        CANVAS_OUTPUTS}
     selected = st.session_state.get(SELECTED)
     selected = selected if selected in names else None
     left, right = st.columns([5, 3], gap="medium")
@@ -228,8 +246,8 @@ def _page() -> None:
         spec = new
         replace_draft(spec)
         history.record(spec)
-        path = blocks.open_path(spec)
-        view = canvas_graph.block_view(spec, path) if path else spec
+        path = open_block_path(spec)
+        view = block_view(spec, path) if path else spec
     summary = summarize(replace(spec, layout={}))
     inner = summarize(view) if path else summary
     if summary.ok:
@@ -239,9 +257,9 @@ def _page() -> None:
             if problem.location == selected:
                 st.error(problem_text(problem), icon=":material/error:")
     with right:
-        panels.problems_panel(summary)
+        problems_panel(summary)
         st.subheader(t("builder.summary"))
-        panels.summary_table(summary)
+        summary_table(summary)
     status = t("canvas.status", total=_count(summary), count=len(spec.layers))
     if path:
         status = t("canvas.status_block", block=plain(path[-1]), count=len(view.layers),
@@ -259,11 +277,11 @@ def _page() -> None:
     with code:
         if shown is not spec:
             st.caption(t("builder.last_good", name=plain(shown.name)))
-        panels.code_tab(shown)
+        code_tab(shown)
     with io:
-        panels.io_tab(spec)
+        io_tab(spec)
     with save:
-        panels.save_tab(spec, summary.ok)
+        save_tab(spec, summary.ok)
 
 
 def _labels() -> dict[str, str]:
