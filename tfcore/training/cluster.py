@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 import socket
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -124,19 +126,70 @@ def cluster_section_moved(request: Mapping[str, Any]) -> Mapping[str, Any]:
     return request
 
 
-def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
-    """``count`` distinct free TCP ports on ``host`` (bound, read, released together)."""
-    sockets = []
+EPHEMERAL_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+PORT_FLOOR = 10000                  # below: the ports of well-known services
+PORT_HOLD_S = 600.0                 # a reservation outlives a worker's start (TensorFlow's import)
+
+
+def ephemeral_range(path: Path = EPHEMERAL_FILE) -> tuple[int, int]:
+    """The ports the kernel hands out for port 0 and outgoing connections (Linux's default
+    where the file cannot be read)."""
     try:
-        for _ in range(count):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((host, 0))
-            sockets.append(sock)
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
+        low, high = (int(v) for v in path.read_text(encoding="ascii").split()[:2])
+    except (OSError, ValueError):
+        return 32768, 60999
+    return low, high
+
+
+def _bindable(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _reserve(folder: Path, port: int, now: float) -> bool:
+    """Claim ``port`` for :data:`PORT_HOLD_S` seconds (caller holds the folder's lock)."""
+    mark = folder / str(port)
+    try:
+        if now - mark.stat().st_mtime < PORT_HOLD_S:
+            return False
+    except FileNotFoundError:
+        pass
+    mark.write_text(str(os.getpid()), encoding="ascii")
+    os.utime(mark, (now, now))
+    return True
+
+
+def free_ports(count: int, host: str = "127.0.0.1", folder: Path | None = None,
+               ephemeral: tuple[int, int] | None = None) -> list[int]:
+    """``count`` distinct free TCP ports on ``host`` for workers that bind them later.
+
+    They lie outside the kernel's ephemeral range, so no ``bind(port 0)`` or outgoing
+    connection can take one before its worker binds it, and each is reserved for a while
+    in ``folder`` (one machine-wide folder), so two launches never pick the same port."""
+    import fcntl
+    import random
+
+    low, high = ephemeral or ephemeral_range()
+    pool = [p for p in range(PORT_FLOOR, 65536) if not low <= p <= high]
+    random.shuffle(pool)
+    folder = folder or Path(tempfile.gettempdir()) / "tflab-ports"
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen: list[int] = []
+    with open(folder / ".lock", "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        now = time.time()
+        for port in pool:
+            if _bindable(host, port) and _reserve(folder, port, now):
+                chosen.append(port)
+                if len(chosen) == count:
+                    return chosen
+    raise DeviceError(f"No {count} free ports outside the ephemeral range {low}-{high} "
+                      f"on {host}.", key="cluster.err.no_ports",
+                      params={"count": count, "low": low, "high": high})
 
 
 def worker_addresses(config: ClusterConfig) -> list[str]:
