@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -42,6 +41,7 @@ from tests.browser.waits import (  # noqa: F401 - re-exported for the tests
 )
 from tests.browser.choices import click_chip, pick_option  # noqa: F401 - re-exported
 from tests.conftest import ROOT
+from tfcore.training.cluster import free_ports
 
 CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -54,24 +54,38 @@ SERVER_START_S = 180
 
 # --- the app server and the browser ----------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+PORT_TRIES = 3
+WELCOME = "You can now view your Streamlit app"      # printed once the server bound its port
+PORT_TAKEN = "is not available"                     # streamlit's exit when the port is taken
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
-    """Poll the server's health endpoint until it answers 200 (a state, not a delay)."""
+def _server_state(proc: subprocess.Popen, log: Path) -> str:
+    """``"bound"`` once the server printed its URL, ``"clash"`` when it exited because its
+    port was taken meanwhile, ``"failed"`` on another exit, ``""`` while it starts."""
+    text = log.read_text(errors="replace")
+    if proc.poll() is not None:
+        return "clash" if PORT_TAKEN in text else "failed"
+    return "bound" if WELCOME in text else ""
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> bool:
+    """Poll until our server bound its port and its health endpoint answers 200 (states,
+    not delays); False when it lost its port to another process (start it again)."""
     deadline = time.monotonic() + SERVER_START_S
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
+        state = _server_state(proc, log)
+        if state == "clash":
+            return False
+        if state == "failed":
             raise RuntimeError(f"streamlit exited early:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)  # poll interval of a health check, not a wait for the app
+        if state == "bound":                     # the port is ours: its answers are ours
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        return True
+            except OSError:
+                pass
+        time.sleep(0.5)  # poll interval of a state check, not a wait for the app
     raise RuntimeError(f"streamlit did not start in {SERVER_START_S} s:\n{log.read_text()}")
 
 
@@ -134,24 +148,28 @@ def dashboard(workspace: Path, log: Path, **env: str) -> Iterator[str]:
     """Run ``streamlit run app.py`` on a free loopback port over ``workspace`` (extra
     environment ``env``), yield its base URL once healthy; the server, its process group
     and the training workers it started are always stopped afterwards."""
-    port = _free_port()
-    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), **env)
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py",
-             "--server.address", "127.0.0.1", "--server.port", str(port),
-             "--server.headless", "true", "--server.fileWatcherType", "none",
-             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, proc, log)
-        yield url
-    finally:
-        _stop_group(proc)
-        _kill_workers(workspace)
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONUNBUFFERED="1", **env)
+    for _ in range(PORT_TRIES):
+        [port] = free_ports(1)     # outside the ephemeral range, reserved on this machine
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", "app.py",
+                 "--server.address", "127.0.0.1", "--server.port", str(port),
+                 "--server.headless", "true", "--server.fileWatcherType", "none",
+                 "--server.runOnSave", "false", "--browser.gatherUsageStats", "false",
+                 "--logger.hideWelcomeMessage", "false"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            if _wait_healthy(url, proc, log):
+                yield url
+                return
+        finally:
+            _stop_group(proc)
+            _kill_workers(workspace)
+    raise RuntimeError(f"streamlit lost its port {PORT_TRIES} times:\n{log.read_text()}")
 
 
 @pytest.fixture(autouse=True)
