@@ -92,6 +92,16 @@ class LossChoice:
         return (f"The last layer {p['layer']!r} outputs {words} with {p['units']} unit(s), "
                 f"which {p['asked']} cannot read; set its activation to {self.fix!r}.")
 
+    def settled(self, training: Mapping[str, Any]) -> dict:
+        """``training`` with the chosen loss (a switched family: its accuracy first)."""
+        training = dict(training)
+        if self.verdict == SWITCH:
+            training["loss"] = self.loss
+            if self.metrics is not None and training.get("metrics"):
+                others = [m for m in training["metrics"] if m not in ACCURACY.values()]
+                training["metrics"] = [*self.metrics, *others]
+        return training
+
     def error(self) -> RunError:
         """The refusal as a RunError (``train.err.output_loss``)."""
         return RunError(self.message(), key="train.err.output_loss",
@@ -178,12 +188,7 @@ def settle_loss(request: Mapping[str, Any]) -> tuple[dict, LossChoice]:
     if choice.verdict == REFUSE:
         raise choice.error()
     if choice.verdict == SWITCH:
-        training["loss"] = choice.loss
-        if choice.metrics is not None and training.get("metrics"):
-            wrong = set(ACCURACY.values())
-            kept = [m for m in training["metrics"] if m not in wrong]
-            training["metrics"] = [*choice.metrics, *kept]
-        body["training"] = training
+        body["training"] = choice.settled(training)
         body["loss_choice"] = {"asked": choice.asked, "used": choice.loss, "automatic": True,
                                "note": choice.message()}
     return body, choice

@@ -7,7 +7,7 @@ Every value is kept across page switches (``ui.common.kept``) and mirrored in th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import streamlit as st
@@ -43,7 +43,8 @@ from ui.common import (
 from ui.data import load_with_spinner, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
-from ui.training.fit import fit_problems
+from ui.training.fit import apply_fixes, fit_problems, loss_choice
+from ui.training.run_name import run_name_input
 from ui.training.settings import setting_input
 from ui.training.url import DEVICE_CHOICES, PACES, apply_query, mirror
 
@@ -110,7 +111,7 @@ def _pick_model(query: dict) -> ModelSpec | None:
             return None
         name = kept(st.selectbox, t("picker.saved"), names, key=f"{MODEL_KEY}.saved",
                     allowed=names)
-        return models_store.load_spec(workspace(), name)
+        return replace(models_store.load_spec(workspace(), name), name=name)  # its saved name
     names = preset_names()
     name = kept(st.selectbox, t("picker.preset"), names, index=names.index("mlp"),
                 key=f"{MODEL_KEY}.preset", allowed=names,
@@ -285,6 +286,7 @@ def setup_form() -> FormResult:
     with left:
         st.subheader(t("train.model"))
         spec, weights = model_section(query)
+        spec = apply_fixes(spec)                # a refusal's fix, applied on this page
     with right:
         st.subheader(t("train.dataset"))
         request = pick_dataset("train.data", model_shape=_model_input_shape(spec))
@@ -307,9 +309,11 @@ def setup_form() -> FormResult:
     mirror(query)
     result.problems = [t(p.key, **p.params) for p in
                        fit_problems(spec, bundle.info, training["loss"])]
+    refused = loss_choice(spec, training["loss"])   # the loss the last layer's output needs
+    result.problems += [refused] if refused else []
     if result.problems:
         return result
-    body = {"name": spec.name, "spec": spec.to_dict(), "dataset": request.to_dict(),
+    body = {"name": run_name_input(spec.name), "spec": spec.to_dict(), "dataset": request.to_dict(),
             "training": training, "device": device.config}
     body.update(custom_request(spec, training))   # user-written code the run uses
     if weights:
