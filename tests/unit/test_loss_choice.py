@@ -36,7 +36,6 @@ def _lesson_net() -> object:
     (None, 10, LOGITS, "ok", LOGITS),
     ("softmax", 10, "binary_crossentropy", SWITCH, SCCE),   # N units, a binary loss
     (None, 10, "binary_crossentropy", SWITCH, LOGITS),
-    ("sigmoid", 1, SCCE, SWITCH, "binary_crossentropy"),   # one unit, a multi-class loss
     ("sigmoid", 1, "binary_crossentropy", "ok", "binary_crossentropy"),
     ("sigmoid", 10, SCCE, REFUSE, SCCE),              # sigmoid with a multi-class loss
     ("softmax", 1, "binary_crossentropy", REFUSE, "binary_crossentropy"),  # always 1.0
@@ -51,6 +50,19 @@ def test_the_rule_across_outputs_and_losses(activation, units, loss, verdict, us
     assert (choice.verdict, choice.loss) == (verdict, used)
 
 
+@pytest.mark.parametrize("activation, classes, verdict, used", [
+    ("sigmoid", 2, SWITCH, "binary_crossentropy"),    # one unit, a multi-class loss
+    ("sigmoid", 10, "ok", SCCE),                      # too few units: the fit check's
+    ("sigmoid", None, "ok", SCCE),                    # classes unknown: no switch
+    (None, 2, REFUSE, SCCE),                          # one raw score: no binary logits loss
+    ("softmax", 2, REFUSE, SCCE),
+])
+def test_one_unit_with_a_multi_class_loss_depends_on_the_classes(activation, classes,
+                                                                  verdict, used):
+    choice = choose(LastLayer("out", activation, 1), SCCE, classes)
+    assert (choice.verdict, choice.loss) == (verdict, used)
+
+
 def test_a_refusal_names_the_layer_and_the_activation_that_fixes_it():
     choice = choose(LastLayer("out", "sigmoid", 10), SCCE)
     assert choice.fix == "softmax" and choice.params["layer"] == "out"
@@ -60,7 +72,7 @@ def test_a_refusal_names_the_layer_and_the_activation_that_fixes_it():
 
 
 def test_a_switched_family_brings_its_accuracy():
-    assert choose(LastLayer("out", "sigmoid", 1), SCCE).metrics == ("binary_accuracy",)
+    assert choose(LastLayer("out", "sigmoid", 1), SCCE, 2).metrics == ("binary_accuracy",)
     assert choose(LastLayer("out", None, 10), SCCE).metrics is None
 
 
@@ -110,3 +122,24 @@ def test_settling_a_request_records_the_loss_used_and_why():
     with pytest.raises(RunError) as err:
         settle_loss(refused)
     assert err.value.key == "train.err.output_loss" and err.value.params["fix"] == "softmax"
+
+
+def test_a_binary_switch_asks_the_dataset_only_when_it_matters():
+    one_sigmoid = get_preset("mlp").to_dict()
+    one_sigmoid["layers"] = [*one_sigmoid["layers"][:-2], {
+        "name": "out", "type": "Dense", "config": {"units": 1, "activation": "sigmoid"}}]
+    asked: list[int] = []
+
+    def classes(n: int):
+        return lambda: asked.append(n) or n
+
+    spec = from_dict(one_sigmoid)
+    assert choose_for_spec(spec, SCCE, classes(2)).loss == "binary_crossentropy"
+    assert choose_for_spec(spec, SCCE, classes(10)).verdict == "ok"
+    assert choose_for_spec(_lesson_net(), SCCE, classes(7)).loss == LOGITS
+    assert asked == [2, 10]                           # not for a 10-unit output
+    request = {"spec": one_sigmoid, "dataset": {"name": "circles"},
+               "training": {"loss": SCCE, "metrics": ["sparse_categorical_accuracy"]}}
+    body, _ = settle_loss(request)                    # circles: two classes
+    assert body["training"]["loss"] == "binary_crossentropy"
+    assert body["training"]["metrics"] == ["binary_accuracy"]

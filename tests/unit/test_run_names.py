@@ -17,7 +17,8 @@ from tfcore.training import DeviceConfig
 def _request(**extra) -> dict:
     return {"spec": {**tiny_spec(), "name": "lesson_net"},
             "dataset": DatasetRequest(name="digits8").to_dict(),
-            "training": tiny_training(steps=2, ckpt_every=10, seed=3), "device": DeviceConfig().to_dict(), **extra}
+            "training": tiny_training(steps=2, ckpt_every=10, seed=3),
+            "device": DeviceConfig().to_dict(), **extra}
 
 
 def test_a_taken_name_gets_the_first_free_number():

@@ -199,17 +199,16 @@ def _print_join_commands(runs_root: Path, run_id: str) -> None:
               f"{join_command('cluster.json', index)}", file=sys.stderr, flush=True)
 
 
-def _print_loss_choice(request: dict) -> None:
-    """Say in one line which loss the run uses when it is not the one asked for; raise the
-    refusal (a located RunError) when no loss reads the last layer's output."""
-    from tfcore.model import from_dict
-    from tfcore.training import choose_for_spec
+def _settled(request: dict) -> dict:
+    """The request with the loss the run will use, said in one line when it is not the one
+    asked for; raise the refusal (a located RunError) when no loss reads the last layer's
+    output. (``start_run`` settles the same way and records it in run.json.)"""
+    from tfcore.training import settle_loss
 
-    choice = choose_for_spec(from_dict(request["spec"]), request["training"].get("loss"))
-    if choice.verdict == "refuse":
-        raise choice.error()
+    settled, choice = settle_loss(request)
     if choice.verdict == "switch":
         print(choice.message(), file=sys.stderr, flush=True)
+    return settled
 
 
 def _run_name(runs_root: Path, run_id: str) -> str:
@@ -229,8 +228,8 @@ def _train(args: argparse.Namespace) -> int:
         from tfcore.training import check_request_fits
 
         request = build_request(args)
-        check_request_fits(request)         # the worker's refusal, before a run exists
-        _print_loss_choice(request)         # the loss the last layer's output needs
+        settled = _settled(request)         # the loss the last layer's output needs
+        check_request_fits(settled)         # the worker's refusal, before a run exists
         run_id = start_run(runs_root, request)
         if not args.quiet:
             print(f"run {run_id}: {_run_name(runs_root, run_id)!r}", file=sys.stderr,

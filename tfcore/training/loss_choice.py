@@ -147,13 +147,22 @@ def _previous(spec: Any, layer: Any) -> str | None:
     return names[index - 1] if index > 0 else None
 
 
-def choose(last: LastLayer | None, loss: str | None) -> LossChoice:
-    """The rule: last layer (activation, units) + loss -> ok / switch / refuse (a loss
-    that is not a classification loss of the registry: ok)."""
+def needs_classes(last: LastLayer | None, loss: str | None) -> bool:
+    """Whether :func:`choose` needs the dataset's class count: one unit with a multi-class
+    loss is a binary output only for two classes (else too few units: the fit check's)."""
+    kind = LOSS_KINDS.get(loss or "sparse_categorical_crossentropy")
+    return last is not None and last.units == 1 and kind is not None and kind.family == MULTI
+
+
+def choose(last: LastLayer | None, loss: str | None, classes: int | None = None) -> LossChoice:
+    """The rule: last layer (activation, units) + loss (+ the dataset's classes, when
+    :func:`needs_classes`) -> ok / switch / refuse (a loss that is not a classification
+    loss of the registry, or a last layer the rule does not know: ok)."""
     asked = loss or "sparse_categorical_crossentropy"
     kind = LOSS_KINDS.get(asked)
     output = OUTPUT_OF.get(last.activation, None) if last is not None else None
-    if kind is None or output is None or last.units is None:
+    if kind is None or output is None or last.units is None or \
+            (needs_classes(last, asked) and classes != 2):
         return LossChoice(OK, asked, asked)
     family = BINARY if last.units == 1 else MULTI
     params = {"layer": last.name, "output": output, "units": last.units, "asked": asked,
@@ -170,11 +179,16 @@ def choose(last: LastLayer | None, loss: str | None) -> LossChoice:
                       {**params, "loss": matching}, metrics=metrics)
 
 
-def choose_for_spec(spec: Any, loss: str | None) -> LossChoice:
-    """:func:`choose` for a model spec (its output units inferred without TensorFlow)."""
+def choose_for_spec(spec: Any, loss: str | None, classes: Any = None) -> LossChoice:
+    """:func:`choose` for a model spec (its output units inferred without TensorFlow);
+    ``classes``: the dataset's class count, or a function that gives it (asked only when
+    the rule :func:`needs_classes`)."""
     from tfcore.training.fits import spec_shapes
 
-    return choose(last_layer(spec, spec_shapes(spec).output_units), loss)
+    last = last_layer(spec, spec_shapes(spec).output_units)
+    if callable(classes):
+        classes = classes() if needs_classes(last, loss) else None
+    return choose(last, loss, classes)
 
 
 def settle_loss(request: Mapping[str, Any]) -> tuple[dict, LossChoice]:
@@ -184,7 +198,8 @@ def settle_loss(request: Mapping[str, Any]) -> tuple[dict, LossChoice]:
 
     body = dict(request)
     training = dict(body.get("training") or {})
-    choice = choose_for_spec(from_dict(dict(body["spec"])), training.get("loss"))
+    choice = choose_for_spec(from_dict(dict(body["spec"])), training.get("loss"),
+                             lambda: _classes(body))
     if choice.verdict == REFUSE:
         raise choice.error()
     if choice.verdict == SWITCH:
@@ -192,3 +207,11 @@ def settle_loss(request: Mapping[str, Any]) -> tuple[dict, LossChoice]:
         body["loss_choice"] = {"asked": choice.asked, "used": choice.loss, "automatic": True,
                                "note": choice.message()}
     return body, choice
+
+
+def _classes(request: Mapping[str, Any]) -> int | None:
+    """The class count of a request's dataset (loaded; cached per request)."""
+    from tfcore.data import load_dataset
+    from tfcore.training.request import RunRequest
+
+    return load_dataset(RunRequest.from_dict(request).dataset).info.num_classes

@@ -22,6 +22,7 @@ PAGE_KEYS = {"train.err.input_shape": "train.shape_mismatch",
 def fit_problems(spec: ModelSpec, info: Any, loss: str | None = None) -> list[FitProblem]:
     """Every reason ``spec`` cannot train on a dataset described by ``info`` with ``loss``,
     keyed for the page."""
+    loss = choose_for_spec(spec, loss, info.num_classes).loss     # the loss the run will use
     return [FitProblem(PAGE_KEYS.get(p.key, p.key), p.params)
             for p in engine_problems(spec_shapes(spec), info, loss)]
 
@@ -56,11 +57,11 @@ def _set_fix(key: str, activation: str) -> None:
     st.session_state[FIXES_KEY] = {**(st.session_state.get(FIXES_KEY) or {}), key: activation}
 
 
-def loss_choice(spec: ModelSpec, loss: str | None) -> str | None:
+def loss_choice(spec: ModelSpec, loss: str | None, classes: int | None) -> str | None:
     """The engine's rule for the form's loss: None, with a one-line note when the run will
     use the matching loss (``start_run`` switches it and records why in run.json), or the
     refusal's text, with a button that applies the fix."""
-    choice = choose_for_spec(spec, loss)
+    choice = choose_for_spec(spec, loss, classes)
     p = choice.params
     if choice.verdict == "refuse":
         text = t(choice.key, layer=p["layer"], output=t(f"train.output.{p['output']}"),

@@ -309,7 +309,7 @@ def setup_form() -> FormResult:
     mirror(query)
     result.problems = [t(p.key, **p.params) for p in
                        fit_problems(spec, bundle.info, training["loss"])]
-    refused = loss_choice(spec, training["loss"])   # the loss the last layer's output needs
+    refused = loss_choice(spec, training["loss"], bundle.info.num_classes)  # for the output
     result.problems += [refused] if refused else []
     if result.problems:
         return result
