@@ -51,3 +51,15 @@ def test_two_runs_of_the_same_model_are_x_and_x_2(tmp_path: Path, monkeypatch) -
     third = jobs.start_run(tmp_path, _request(name="kept"))
     assert store.get(third).name == "kept 2"
     assert {s.name for s in list_runs(tmp_path)} == {"kept", "lesson_net 2", "wider", "kept 2"}
+
+
+def test_a_saved_model_is_called_by_its_saved_name(tmp_path: Path) -> None:
+    from tfcore.model import from_dict
+    from tfcore.model import store as models_store
+    from tfcore.workspace import Workspace
+
+    ws = Workspace(tmp_path).ensure()
+    models_store.save_spec(ws, "lesson_net", from_dict({**tiny_spec(), "name": "my_model"}))
+    loaded = models_store.load_spec(ws, "lesson_net")
+    assert loaded.name == "lesson_net"
+    assert run_name_base({"spec": loaded.to_dict()}) == "lesson_net"
