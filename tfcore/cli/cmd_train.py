@@ -89,6 +89,8 @@ def build_request(args: argparse.Namespace) -> dict:
     if args.metrics is not None:
         training["metrics"] = [m for m in args.metrics.split(",") if m]
     request = {"spec": spec, "dataset": dataset, "training": training, "device": device}
+    if args.name:
+        request["name"] = args.name
     if device.get("kind") == "cluster":
         request["cluster"] = _cluster(args)
     return request
@@ -171,7 +173,8 @@ def summary(runs_root: Path, run_id: str) -> dict:
 
     record = RunStore(runs_root).get(run_id)
     extra = record.status.extra
-    return {"run_id": run_id, "run_dir": str(record.paths.root), "state": record.status.state,
+    return {"run_id": run_id, "name": record.name, "run_dir": str(record.paths.root),
+            "state": record.status.state,
             "epochs": record.status.epoch, "steps": record.status.step,
             "train": extra.get("last") or {}, "val": extra.get("last_val") or {},
             "test": extra.get("test_metrics") or {},
@@ -196,6 +199,24 @@ def _print_join_commands(runs_root: Path, run_id: str) -> None:
               f"{join_command('cluster.json', index)}", file=sys.stderr, flush=True)
 
 
+def _settled(request: dict) -> dict:
+    """The request with the loss the run will use, said in one line when it is not the one
+    asked for; raise the refusal (a located RunError) when no loss reads the last layer's
+    output. (``start_run`` settles the same way and records it in run.json.)"""
+    from tfcore.training import settle_loss
+
+    settled, choice = settle_loss(request)
+    if choice.verdict == "switch":
+        print(choice.message(), file=sys.stderr, flush=True)
+    return settled
+
+
+def _run_name(runs_root: Path, run_id: str) -> str:
+    from tfcore.rundir import RunStore
+
+    return RunStore(runs_root).get(run_id).name
+
+
 def _train(args: argparse.Namespace) -> int:
     from tfcore.training import resume_run, start_run
     from tfcore.workspace import default_workspace
@@ -207,8 +228,12 @@ def _train(args: argparse.Namespace) -> int:
         from tfcore.training import check_request_fits
 
         request = build_request(args)
-        check_request_fits(request)         # the worker's refusal, before a run exists
+        settled = _settled(request)         # the loss the last layer's output needs
+        check_request_fits(settled)         # the worker's refusal, before a run exists
         run_id = start_run(runs_root, request)
+        if not args.quiet:
+            print(f"run {run_id}: {_run_name(runs_root, run_id)!r}", file=sys.stderr,
+                  flush=True)
     _print_join_commands(runs_root, run_id)
     state = follow(runs_root, run_id, quiet=args.quiet)
     print(json.dumps(summary(runs_root, run_id), ensure_ascii=False, default=str), flush=True)
@@ -222,6 +247,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     source = p.add_mutually_exclusive_group()
     add_flag(source, "preset", help="preset model name (default mlp; see: presets)")
     add_flag(source, "spec", help="model spec JSON file")
+    p.add_argument("--name", default=None, help="the run's name (default: the model's; "
+                                                 "'lesson_net 2' when taken)")
     add_flag(p, "dataset", default="digits28", help="dataset name (default digits28; "
                                                     "see: data list)")
     add_flag(p, "option", action="append", type=dataset_option,

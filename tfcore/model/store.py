@@ -21,9 +21,10 @@ def _path(ws: Workspace, name: str) -> Path:
 
 
 def save_spec(ws: Workspace, name: str, spec: ModelSpec) -> Path:
-    """Save a spec under a name (replacing an older one atomically)."""
+    """Save a spec under a name (replacing an older one atomically); the saved model is
+    called by that name (its runs too), not by the builder's ``my_model``."""
     path = _path(ws, name)
-    atomic_write_json(path, spec.to_dict())
+    atomic_write_json(path, {**spec.to_dict(), "name": name})
     return path
 
 

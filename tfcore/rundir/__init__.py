@@ -10,6 +10,7 @@ from __future__ import annotations
 from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
 from tfcore.rundir.metrics_cache import cached_metrics, forget_metrics
+from tfcore.rundir.naming import run_name_base, run_names, unique_run_name
 from tfcore.rundir.schema import META_FIELDS, META_JSON, RUN_FORMAT, RunProblem, check_object
 from tfcore.rundir.store import (
     ACTIVE_STATES,
@@ -60,4 +61,7 @@ __all__ = [
     "file_stamp",
     "forget_metrics",
     "read_metrics",
+    "run_name_base",
+    "run_names",
+    "unique_run_name",
 ]

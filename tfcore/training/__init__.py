@@ -57,6 +57,7 @@ from tfcore.training.fits import (
     fit_problems,
     spec_shapes,
 )
+from tfcore.training.loss_choice import LossChoice, choose_for_spec, settle_loss
 from tfcore.training.request import RunRequest
 from tfcore.training.tape_code import tape_loop_code
 
@@ -79,4 +80,6 @@ __all__ = [
     "stop_run", "wait_for",
     "check_request_fits", "check_spec_fits", "fit_problems", "FitProblem",
     "ModelShapes", "RunRequest", "spec_shapes",
+    # the last layer's output and the loss: ok / the matching loss / refuse
+    "choose_for_spec", "LossChoice", "settle_loss",
 ]

@@ -40,10 +40,14 @@ from tfcore.rundir import (
     RunPaths,
     RunStore,
     RunWriter,
+    run_name_base,
+    run_names,
+    unique_run_name,
 )
 from tfcore.training import cluster_jobs
 from tfcore.training.cluster import cpu_env, pin
 from tfcore.training.devices import DeviceConfig
+from tfcore.training.loss_choice import settle_loss
 from tfcore.training.pool import POOL, PROJECT_ROOT, warm_enabled, worker_env
 from tfcore.training.request import RunRequest, read_request
 
@@ -139,10 +143,10 @@ def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = 
     runs_root = Path(runs_root)
     checked = RunRequest.from_dict(request)       # refuse what can never train, before
     checked.check()                               # anything is written
-    body = checked.to_dict()                      # the complete, checked layout
-    body.setdefault("name", checked.spec.get("name") or "run")
+    body, _ = settle_loss(checked.to_dict())     # the loss the last layer's output needs
     body["versions"] = versions().to_dict()
-    with _locked(runs_root):
+    with _locked(runs_root):                      # a name no other run of the folder has
+        body["name"] = unique_run_name(run_name_base(body), run_names(runs_root))
         writer = RunWriter.create(runs_root, body, run_id)
         writer.set_status(queued_at=time.time())
     reconcile(runs_root)

@@ -5,6 +5,8 @@ is chosen: a saved model is never picked for the person, and a remembered (or li
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from tfcore.model import ModelSpec, get_preset, list_specs, load_spec, preset_names, preset_title
@@ -41,7 +43,9 @@ def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:
             return None
         name = kept(st.selectbox, t("picker.saved"), names, index=None, allowed=names,
                     placeholder=choose_placeholder(names, many=False), key=f"{key}.saved")
-        return load_spec(workspace(), name) if name is not None else None
+        if name is None:
+            return None
+        return replace(load_spec(workspace(), name), name=name)   # called by its saved name
     if source is None:
         return None
     names = preset_names()

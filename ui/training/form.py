@@ -8,7 +8,7 @@ cannot fit the dataset disables Train and says why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import streamlit as st
@@ -41,7 +41,8 @@ from ui.common import (
 from ui.data import load_with_spinner, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
-from ui.training.fit import fit_problems
+from ui.training.fit import apply_fixes, fit_problems, loss_choice
+from ui.training.run_name import run_name_input
 from ui.training.settings import setting_input
 from ui.training.url import PACES, apply_query, device_options, mirror
 
@@ -247,6 +248,7 @@ def setup_form() -> FormResult:
     with left:
         st.subheader(t("train.model"))
         spec, weights = model_section()
+        spec = apply_fixes(spec)                # a refusal's fix, applied on this page
     with right:
         st.subheader(t("train.dataset"))
         request = pick_dataset("train.data", model_shape=_model_input_shape(spec))
@@ -269,9 +271,11 @@ def setup_form() -> FormResult:
     mirror(bundle.info.task)
     result.problems = [t(p.key, **p.params) for p in
                        fit_problems(spec, bundle.info, training["loss"])]
+    refused = loss_choice(spec, training["loss"], bundle.info.num_classes)  # for the output
+    result.problems += [refused] if refused else []
     if result.problems:
         return result
-    body = {"name": spec.name, "spec": spec.to_dict(), "dataset": request.to_dict(),
+    body = {"name": run_name_input(spec.name), "spec": spec.to_dict(), "dataset": request.to_dict(),
             "training": training, "device": device.config}
     body.update(custom_request(spec, training))   # user-written code the run uses
     if weights:
