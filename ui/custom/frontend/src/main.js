@@ -1,5 +1,5 @@
-// The code editor: CodeMirror 6 with Python highlighting, line numbers, Tab indents and a
-// read-only mode. Args (Python, ui/custom/code_editor.py): value, gen, read_only, height,
+// The code editor: CodeMirror 6 with Python highlighting, line numbers, Tab indents, long
+// lines wrapped (no sideways scrolling on a projector) and a read-only mode. Args (Python, ui/custom/code_editor.py): value, gen, read_only, height,
 // label. The value sent back is {text, gen}: the text as typed, and the generation of the
 // document it was typed into (the page replaces the document by sending a new gen).
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
@@ -54,7 +54,7 @@ function create(args) {
       extensions: [
         lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), drawSelection(),
         history(), indentOnInput(), bracketMatching(), indentUnit.of("    "),
-        EditorState.tabSize.of(4), python(),
+        EditorState.tabSize.of(4), python(), EditorView.lineWrapping,
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
         mode.of(modeFor(!!args.read_only, args.label)), size.of(sizeFor(args.height || 400)),
