@@ -12,7 +12,7 @@ LOAD_MAX_S ?= $(shell expr 5400 \* $(LOAD_RUNS))
 LOAD_RUNS ?= 1
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-fast test-load test-unit test-app test-browser browser canvas cli-help clean
+.PHONY: install run test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ test-browser: install browser
 # warnings), then dist/ and dist/source-hash.txt (tests/unit/test_canvas_build.py checks it).
 canvas:
 	cd ui/canvas/frontend && npm ci && npm run lint && npm run build
+
+# The Custom code page's editor (CodeMirror 6), built the same way into ui/custom/frontend/dist
+# (tests/unit/test_code_editor_build.py checks its source hash).
+code-editor:
+	cd ui/custom/frontend && npm ci && npm run build
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -9,7 +9,7 @@ from ui.training import (
     empty_panel,
     live_panel,
     mark_started,
-    run_label,
+    run_picker,
     setup_form,
     watched_run,
 )
@@ -36,9 +36,6 @@ current = watched_run(records)
 if current is None:
     empty_panel()
 else:
-    labels = {r.run_id: run_label(r) for r in records}
-    run_id = st.selectbox(t("train.watch"), list(labels), index=list(labels).index(current),
-                          format_func=labels.get, key=f"train.watch.{current}")
-    st.session_state[RUN_KEY] = run_id
+    run_id = run_picker(records, current)    # its labels redraw when a state changes
     with guarded():
         live_panel(run_id)

@@ -1,8 +1,11 @@
 """The Custom code page (issue 15 item 3): off without trusted code, with the way to turn it
-on; with it, templates save, load and run with the tutorials' numbers (M7, M8, B2, B9)."""
+on and the templates read-only in the code editor; with it, the editor (issue 23 item 13)
+holds the text, what is typed into it is saved, and templates save, load and run with the
+tutorials' numbers (M7, M8, B2, B9)."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -10,8 +13,22 @@ import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tfcore.custom import TEMPLATES, TRUSTED_ENV, load_sources
+from ui.common.i18n import catalog
 
 PAGE = "app_pages/custom_code.py"
+
+
+def _editor(at) -> dict:
+    """What the page sent the code editor component this run (its JSON arguments)."""
+    found = at.get("component_instance")
+    assert len(found) == 1, found
+    return json.loads(found[0].proto.json_args)
+
+
+def _type(at, text: str):
+    """Type ``text`` into the editor: what the component sends when typing pauses."""
+    at.session_state["custom.editor"] = {"text": text, "gen": _editor(at)["gen"]}
+    return at.run()
 
 
 def _clear_saved_code() -> None:
@@ -57,20 +74,47 @@ def test_page_says_how_to_enable_trusted_code(lang: str, monkeypatch) -> None:
     text = " ".join(i.value for i in at.info)
     assert f"{TRUSTED_ENV}=1 streamlit run app.py --server.address 127.0.0.1" in text
     assert not at.text_area and not at.button
+    shown = _editor(at)                               # the templates, read-only
+    assert shown["read_only"] is True and shown["value"] == TEMPLATES["linear"].source
+    at.selectbox(key="custom.template").select_index(list(TEMPLATES).index("mse_loss")).run()
+    assert _editor(at)["value"] == TEMPLATES["mse_loss"].source
+    assert _editor(at)["read_only"] is True
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_is_translated_with_trusted_code(lang: str, trusted) -> None:
     at = open_page(PAGE, lang)
     assert_clean(at, lang)
-    assert at.text_area(key="custom.source").value == TEMPLATES["linear"].source
+    shown = _editor(at)
+    assert shown["value"] == TEMPLATES["linear"].source and shown["read_only"] is False
+    assert shown["label"] == catalog(lang)["custom.source"]
+
+
+def test_typed_code_is_saved_and_a_template_replaces_it(trusted) -> None:
+    at = open_page(PAGE)
+    at.text_input(key="custom.name").set_value("typed").run()
+    source = TEMPLATES["linear"].source.replace("class Linear", "class Typed")
+    _type(at, source)
+    assert _editor(at)["value"] == source                       # the page keeps the text
+    at.button(key="custom.save").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "Typed (layer, line 5)" in " ".join(s.value for s in at.success)
+    with open(os.path.join(os.environ["TFLAB_WORKSPACE"], "custom", "typed.py")) as f:
+        assert f.read() == source
+    gen = _editor(at)["gen"]
+    at.selectbox(key="custom.template").set_value("mse_loss").run()
+    at.button(key="custom.use_template").click().run()
+    assert _editor(at)["gen"] == gen + 1                        # a new document ...
+    assert _editor(at)["value"] == TEMPLATES["mse_loss"].source
+    at.session_state["custom.editor"] = {"text": "old typing", "gen": gen}
+    at.run()                                                    # ... typing into the old
+    assert _editor(at)["value"] == TEMPLATES["mse_loss"].source  # one is dropped
 
 
 def test_syntax_error_is_located_and_nothing_is_saved(trusted) -> None:
     at = open_page(PAGE)
     at.text_input(key="custom.name").set_value("broken").run()
-    at.text_area(key="custom.source").set_value(
-        "import keras\n\nclass A(keras.layers.Layer):\n    def call(self, x:\n").run()
+    _type(at, "import keras\n\nclass A(keras.layers.Layer):\n    def call(self, x:\n")
     at.button(key="custom.save").click().run()
     assert not at.exception
     message = " ".join(e.value for e in at.error)

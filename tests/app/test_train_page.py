@@ -220,7 +220,7 @@ def test_after_a_reload_the_panel_attaches_to_the_newest_active_run() -> None:
         _fake_run(root, run_id, created, state)
     try:
         at = _train_page()                       # a new session, as after a reload
-        watch = at.selectbox(key="train.watch.mmm-new-active")
+        watch = next(s for s in at.selectbox if s.label == catalog("en")["train.watch"])
         assert watch.value == "mmm-new-active"
         ours = [o for o in watch.options if any(r in o for r in ("aaa", "mmm", "zzz"))]
         assert [o.split(" · ")[0] for o in ours] == ["mmm", "aaa", "zzz"]   # newest first

@@ -1,6 +1,8 @@
 """User-written code in a real browser (M8): on a server started with trusted code, the
 Custom code page saves and loads the MSE loss and the accuracy metric templates; the Train
-page lists both, trains with the metric and draws its curve live like a built-in one."""
+page lists both, trains with the metric and draws its curve live like a built-in one. The
+code editor (issue 23 item 13) at 1280x800: monospace with line numbers, Tab indents the
+line (focus stays in the editor), and what was typed is what Save checks and loads."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from tests.browser.conftest import (
     act_and_wait,
     choose_option,
     click_button,
+    fill_and_wait,
     settle,
     wait_charts_drawn,
 )
@@ -42,6 +45,47 @@ def trusted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("trusted_server") / "streamlit.log"
     with dashboard(workspace, log, TFLAB_WARM_WORKER="0", **{TRUSTED_ENV: "1"}) as url:
         yield url
+
+
+EDITOR_FRAME = "iframe[title*='tflab_code_editor']"
+# The editor's active line, whether the focus is in the editor, its font and gutter.
+EDITOR_STATE_JS = """() => ({
+  line: (document.querySelector('.cm-activeLine') || {}).textContent,
+  focused: !!document.activeElement && !!document.activeElement.closest('.cm-editor'),
+  font: getComputedStyle(document.querySelector('.cm-scroller')).fontFamily,
+  numbers: document.querySelectorAll('.cm-lineNumbers .cm-gutterElement').length,
+})"""
+
+
+def test_the_editor_indents_with_tab_and_saves_what_was_typed(trusted_server: str,
+                                                              page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{trusted_server}/custom_code?lang=en")
+    settle(page, EN["custom.title"])
+    fill_and_wait(page, page.get_by_label(EN["custom.name"], exact=True), "tabbed")
+    frame = page.frame_locator(EDITOR_FRAME).first
+    content = frame.locator(".cm-content")
+    content.wait_for()
+    content.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.type("import keras")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.keyboard.type("class Tabbed(keras.layers.Layer):")
+    page.keyboard.press("Enter")
+    before = frame.locator("body").evaluate(f"({EDITOR_STATE_JS})")["line"]
+    page.keyboard.press("Tab")
+    state = frame.locator("body").evaluate(f"({EDITOR_STATE_JS})")
+    assert state["line"] == before + "    " and state["focused"], (before, state)
+    assert "monospace" in state["font"] and state["numbers"] >= 4, state
+    page.keyboard.type("pass")
+    indent = len(state["line"])
+    click_button(page, EN["custom.save"], EN["custom.saved"].format(
+        name="tabbed", classes=f"Tabbed ({EN['custom.kind.layer']}, "
+                               f"{EN['custom.line'].format(line=3)})"))
+    text = frame.locator(".cm-content").inner_text()
+    assert f"\n{' ' * indent}pass" in text and indent >= 4, text
 
 
 def _save_template(page, template: str, name: str) -> None:

@@ -57,9 +57,13 @@ def _presenter_toggle() -> None:
         del st.query_params[PRESENTER_PARAM]
 
 
-@st.cache_data(ttl=JOBS_EVERY / 2, show_spinner=False)
 def active_runs(runs_root: str) -> int:
-    """How many runs are queued, running or stopping (shared by every session briefly)."""
+    """How many runs are queued, running or stopping, as their status files say now.
+
+    Not cached on a clock (a count cached for seconds outlived the run it counted): the
+    store re-parses a run file only when its stat changed, shared by every session of the
+    process, so a count costs a few ``stat`` calls per run.
+    """
     return sum(1 for r in RunStore(runs_root).list() if r.status.state in ACTIVE_STATES)
 
 

@@ -1,5 +1,6 @@
-"""The code editor: a file picker, the tutorials' templates, a text area, Save (checked,
-then loaded) and Delete, the loaded classes with their kinds, and a "try it" panel."""
+"""The code editor: a file picker, the tutorials' templates, a code editor (CodeMirror,
+``ui/custom/code_editor.py``), Save (checked, then loaded) and Delete, the loaded classes
+with their kinds, and a "try it" panel. Without trusted code: the templates, read-only."""
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ from tfcore.custom import (
     try_class,
 )
 from ui.common import guarded, plain, t, teacher_login, workspace
+from ui.custom.code_editor import code_editor, typed_text
 
 NEW = ""
 SOURCE, NAME, FILE, TEMPLATE = "custom.source", "custom.name", "custom.file", "custom.template"
+GEN = "custom.source_gen"        # bumped whenever the page replaces the editor's text
+EDITOR, VIEWER = "custom.editor", "custom.viewer"
+EDITOR_HEIGHT = 420
 
 
 def load_saved_code() -> bool:
@@ -37,16 +42,22 @@ def load_saved_code() -> bool:
     return False
 
 
+def _replace_source(text: str) -> None:
+    """Put ``text`` into the editor (a new generation: what was typed before is dropped)."""
+    st.session_state[SOURCE] = text
+    st.session_state[GEN] = int(st.session_state.get(GEN, 0)) + 1
+
+
 def _open_file() -> None:
     name = st.session_state.get(FILE) or NEW
     if name != NEW:
-        st.session_state[SOURCE] = read_code(workspace().root, name)
+        _replace_source(read_code(workspace().root, name))
         st.session_state[NAME] = name
 
 
 def _use_template() -> None:
     template = TEMPLATES[st.session_state.get(TEMPLATE) or "linear"]
-    st.session_state[SOURCE] = template.source
+    _replace_source(template.source)
     st.session_state[NAME] = template.name
     st.session_state[FILE] = NEW
 
@@ -55,7 +66,10 @@ def custom_code_page() -> None:
     st.title(t("custom.title"))
     st.markdown(t("custom.intro"))
     if not trusted_code_enabled():
-        st.info(t("custom.untrusted", env=TRUSTED_ENV), icon=":material/lock:")
+        left, right = st.columns([2, 3])
+        left.info(t("custom.untrusted", env=TRUSTED_ENV), icon=":material/lock:")
+        with right:
+            _template_viewer()
         return
     if not teacher_login("custom.teacher"):       # a shared server: teacher only
         return
@@ -76,13 +90,19 @@ def _editor() -> None:
     st.selectbox(t("custom.file"), files, key=FILE, on_change=_open_file,
                  format_func=lambda n: t("custom.new_file") if n == NEW else f"{n}.py")
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.selectbox(t("custom.template"), list(TEMPLATES), key=TEMPLATE,
-                 format_func=lambda n: t(f"custom.tpl.{n}", scenario=TEMPLATES[n].scenario))
+    with c1:
+        _template_picker()
     c2.button(t("custom.use_template"), key="custom.use_template", on_click=_use_template)
     st.session_state.setdefault(SOURCE, TEMPLATES["linear"].source)
+    st.session_state.setdefault(GEN, 0)
     st.session_state.setdefault(NAME, "linear")
     st.text_input(t("custom.name"), key=NAME, help=t("custom.name_help"))
-    st.text_area(t("custom.source"), key=SOURCE, height=420)
+    typed = typed_text(st.session_state.get(EDITOR), st.session_state[GEN])
+    if typed is not None:                  # the page's text is what was typed last
+        st.session_state[SOURCE] = typed
+    st.caption(t("custom.source"))
+    code_editor(st.session_state[SOURCE], st.session_state[GEN], key=EDITOR,
+                label=t("custom.source"), height=EDITOR_HEIGHT)
     b1, b2 = st.columns(2)
     if b1.button(t("custom.save"), key="custom.save", type="primary",
                  icon=":material/save:"):
@@ -104,6 +124,20 @@ def _editor() -> None:
             load_workspace(root)
             st.session_state.pop(FILE, None)
             st.rerun()
+
+
+def _template_picker() -> str:
+    return st.selectbox(t("custom.template"), list(TEMPLATES), key=TEMPLATE,
+                        format_func=lambda n: t(f"custom.tpl.{n}",
+                                                scenario=TEMPLATES[n].scenario))
+
+
+def _template_viewer() -> None:
+    """The tutorials' templates in the same editor, read-only (no trusted code here)."""
+    name = _template_picker()
+    st.caption(t("custom.read_only"))
+    code_editor(TEMPLATES[name].source, list(TEMPLATES).index(name), key=VIEWER,
+                label=t("custom.source"), read_only=True, height=EDITOR_HEIGHT)
 
 
 def _loaded_panel() -> None:

@@ -7,16 +7,10 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from ui.training.form import FormResult, setup_form
-from ui.training.live import (
-    RUN_KEY,
-    empty_panel,
-    live_panel,
-    mark_started,
-    run_label,
-    watched_run,
-)
+from ui.training.live import empty_panel, live_panel, mark_started
+from ui.training.run_picker import RUN_KEY, run_picker, watched_run
 
 __all__ = [
-    "empty_panel", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_label",
+    "empty_panel", "FormResult", "live_panel", "mark_started", "RUN_KEY", "run_picker",
     "setup_form", "watched_run",
 ]

@@ -48,7 +48,6 @@ from ui.training.charts import (
 )
 from ui.training.live_data import live_series
 
-RUN_KEY = "train.run_id"
 WAIT_KEY = "train.live.wait"     # (run id, step) when Train/Resume was pressed
 TRAINING_PHASE = "training"
 
@@ -300,24 +299,6 @@ def _body(run_id: str) -> None:
         tensorboard_button.open_button(record.paths.root.parent, record.paths.root, "train.live")
 
 
-def watched_run(records: list[RunRecord]) -> str | None:
-    """The run the panel shows: this session's choice while it exists, else (after a
-    reload or in a new tab) the newest active run, else the newest run."""
-    ids = [r.run_id for r in records]
-    current = st.session_state.get(RUN_KEY)
-    if current in ids:
-        return current
-    active = next((r.run_id for r in records if r.status.state in ACTIVE_STATES), None)
-    return active or (ids[0] if ids else None)
-
-
-def run_label(record: RunRecord) -> str:
-    """``name · state · created`` for the run selector."""
-    created = (record.created or "")[:19].replace("T", " ")
-    return t("train.run_label", name=record.name, state=t(f"state.{record.status.state}"),
-             created=created or "-")
-
-
 # While an active run has no point yet the panel polls fast, so the first point shows
 # about as soon as the worker writes it; then once a second (cheap for a classroom).
 FIRST_POINT_POLL_S = 0.25
@@ -335,16 +316,13 @@ def live_panel(run_id: str) -> None:
     record = run_store().get(run_id)
     active = record.status.state in ACTIVE_STATES
     waiting = active and not _has_points(run_id)
-    st.session_state["train.live.active"] = active
 
+    # When the run's state changes, ui/training/run_picker.py's watch reruns the page
+    # (its labels show the state), and this panel stops polling once the run has ended.
     @st.fragment(run_every=(FIRST_POINT_POLL_S if waiting else POLL_S) if active else None)
     def panel() -> None:
         _body(run_id)
-        still = run_store().get(run_id).status.state in ACTIVE_STATES
-        if st.session_state.get("train.live.active") and not still:
-            st.session_state["train.live.active"] = False
-            st.rerun()                      # the run ended: redraw the page without polling
-        elif waiting and _has_points(run_id):
+        if waiting and _has_points(run_id):
             st.rerun()                      # the first point is drawn: poll once a second
 
     panel()
