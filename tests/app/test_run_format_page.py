@@ -5,7 +5,6 @@ a problem; the newer one is listed with its located problem, in both languages."
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -18,9 +17,12 @@ from tfcore.workspace import Workspace
 from ui.common.i18n import catalog
 
 
+pytestmark = pytest.mark.shared_workspace      # the module's runs, trained once
+
+
 @pytest.fixture(scope="module")
-def runs_root(tmp_path_factory: pytest.TempPathFactory):
-    workspace = Workspace(tmp_path_factory.mktemp("format_ws")).ensure()
+def runs_root(module_workspace: Path):
+    workspace = Workspace(module_workspace).ensure()
     trained = make_run(workspace.runs, name="trained", steps=4, ckpt_every=4)
     for run_id, fmt in (("old", None), ("newer", 3)):
         shutil.copytree(workspace.runs / trained, workspace.runs / run_id)
@@ -29,13 +31,8 @@ def runs_root(tmp_path_factory: pytest.TempPathFactory):
         path.write_text(json.dumps({**body, "name": run_id,
                                     **({"format": fmt} if fmt else {})}))
     shutil.rmtree(workspace.runs / trained)
-    before = os.environ["TFLAB_WORKSPACE"]
-    os.environ["TFLAB_WORKSPACE"] = str(workspace.root)
-    st.cache_resource.clear()                 # ui.common.workspace() is cached
     st.cache_data.clear()
     yield workspace.runs
-    os.environ["TFLAB_WORKSPACE"] = before
-    st.cache_resource.clear()
     st.cache_data.clear()
 
 

@@ -75,7 +75,7 @@ def test_pages_render_engine_texts_and_names_in_the_readers_language(monkeypatch
         "name": "circles", "option": "noise", "value": "3",
         "expected": Text("param.allowed.float_low_high", {"low": 0.0, "high": 1.0})})
     assert errors.error_text(exc) == \
-        "数据集 circles：选项 noise 应为0.0 到 1.0 之间的数值。收到：noise=3"
+        "数据集 'circles'：选项 'noise' 应为0.0 到 1.0 之间的数值。收到：noise=3"
     names = Names(("l1_l2", "*x*"))             # each name escaped, joined per language
     assert i18n.t("timing.error.mode", mode="m", choices=names) == \
         "未知的计时方式 'm'；请从以下选择：l1_l2、*x*。"

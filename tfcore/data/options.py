@@ -74,5 +74,5 @@ def check_known(name: str, options: Mapping[str, Any], known: tuple[str, ...]) -
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise DatasetError(
-            key="data.err.unknown_option",
-            params={"name": name, "option": unknown[0], "known": Names(known or ("-",))})
+            key="data.err.unknown_option" if known else "data.err.no_options",
+            params={"name": name, "option": unknown[0], "known": Names(known)})
