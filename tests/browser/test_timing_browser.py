@@ -43,7 +43,8 @@ CHART_GEOMETRY_JS = """selector => [...document.querySelectorAll(selector)]
     const axes = svg ? [...svg.querySelectorAll('g.role-axis')].map(a => ({
       title: [...a.querySelectorAll('.role-axis-title text')].map(n => n.textContent).join(''),
       labels: [...a.querySelectorAll('.role-axis-label text')].map(n => n.textContent)})) : [];
-    return {height: box.height, title: title ? title.textContent : null,
+    const bars = svg ? svg.querySelectorAll('g.mark-rect path').length : 0;
+    return {height: box.height, title: title ? title.textContent : null, bars,
             inside: t ? t.left >= box.left - 1 && t.right <= box.right + 1 : false,
             titleWidth: t ? t.width : 0, axes};
   })"""
@@ -72,3 +73,6 @@ def test_timing_charts_are_tall_ticked_with_whole_titles(server: str, page, lang
         scale = [a for a in chart["axes"]
                  if a["title"] in (texts["timing.chart.step_ms"], texts["timing.chart.ms_log"])]
         assert scale and len(scale[0]["labels"]) >= 3, chart["axes"]   # a ticked ms scale
+        assert chart["bars"] >= 4, chart             # bars drawn (a log scale has no 0)
+        labels = [label for a in chart["axes"] for label in a["labels"]]
+        assert not any(label.endswith("…") for label in labels), labels    # none cut

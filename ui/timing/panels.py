@@ -86,9 +86,9 @@ def show_result(result: TimingResult) -> None:
         cols = st.columns(len(speeds))
         for col, s in zip(cols, speeds):
             col.metric(t("timing.metric.speedup", mode=pick(mode_title(s.mode))),
-                       f"{s.ratio:.2f}×", t("timing.metric.statistic", low=s.low, high=s.high,
-                                            clock=t(f"timing.clock.{result.clock}")),
-                       delta_color="off")
+                       f"{s.ratio:.2f}×", t("timing.metric.range", low=s.low, high=s.high),
+                       delta_color="off", delta_arrow="off")
+        st.caption(t("timing.metric.statistic", clock=t(f"timing.clock.{result.clock}")))
     left, right = st.columns(2)
     left.altair_chart(charts.step_time_chart(result), width="stretch")
     right.altair_chart(charts.first_call_chart(result), width="stretch")
