@@ -30,8 +30,7 @@ def _run_dir(args: argparse.Namespace, run: str) -> Path:
     root = _runs_root(args)
     paths = RunStore(root).paths(run)
     if not paths.root.is_dir():
-        raise RunError(f"Run {run!r} does not exist in {root}.",
-                       key="errors.run_missing", params={"run": run})
+        raise RunError(key="errors.run_missing", params={"run": run, "root": str(root)})
     return paths.root
 
 
