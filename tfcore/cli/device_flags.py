@@ -12,6 +12,7 @@ import argparse
 from tfcore.cli.inputs import int_range, shown
 from tfcore.cli.vocabulary import add_flag
 from tfcore.errors import RunError
+from tfcore.messages import names
 from tfcore.training import DEVICE_KINDS, SETTINGS
 
 _LOGICAL = SETTINGS["logical_devices"]           # DeviceConfig's own bounds
@@ -65,22 +66,16 @@ def device_config(args: argparse.Namespace, default_kind: str = "cpu") -> dict:
     kind, _, index = text.partition(":")
     if kind not in FLAG_KINDS or (index and not index.isdigit()) \
             or (index and not FLAG_KINDS[kind].endswith(":N")):
-        choices = list(FLAG_KINDS.values())
-        raise RunError(f"--device must be one of {choices}. Received: --device={text}",
-                       key="train.err.device_arg", params={"value": text, "choices": choices})
+        choices = names(FLAG_KINDS.values())
+        raise RunError(key="train.err.device_arg", params={"value": text, "choices": choices})
     gpus = tuple(args.gpus or ())
     if index:
         if gpus and gpus != (int(index),):
-            raise RunError(f"--device {text} and --gpus {','.join(map(str, gpus))} disagree; "
-                           "give the GPU once.", key="devices.err.flags",
-                           params={"message": f"--device {text} --gpus "
-                                              f"{','.join(map(str, gpus))}"})
+            raise RunError(key="cli.err.gpus_twice",
+                           params={"device": text, "gpus": ",".join(map(str, gpus))})
         gpus = (int(index),)
     if kind == "cpu" and gpus:
-        raise RunError("--gpus chooses the GPUs of a gpu or mirrored run; a cpu run sees "
-                       "none. Received: --device cpu --gpus "
-                       f"{','.join(map(str, gpus))}", key="devices.err.flags",
-                       params={"message": f"--device cpu --gpus {','.join(map(str, gpus))}"})
+        raise RunError(key="cli.err.gpus_cpu", params={"gpus": ",".join(map(str, gpus))})
     config = {"kind": kind, "gpus": list(gpus), "logical_devices": args.logical_devices,
               "memory_growth": bool(args.memory_growth), "memory_limit_mb": args.memory_limit}
     DeviceConfig.from_dict(config)          # refuse what can never work, before any run
