@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from tfcore.cli.inputs import int_range, shown
+from tfcore.cli.inputs import arg_error, int_range, shown
 from tfcore.cli.vocabulary import add_flag
 from tfcore.errors import RunError
 from tfcore.messages import names
@@ -25,10 +25,9 @@ def gpu_list(text: str) -> tuple[int, ...]:
     """argparse type: comma-separated GPU indices, ``0,1``; an empty text means all."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not all(p.isdigit() and int(p) < 64 for p in parts):
-        raise argparse.ArgumentTypeError(
-            f"must be GPU numbers separated by commas, e.g. 0 or 0,1. Received: {shown(text)}")
+        raise arg_error("cli.arg.gpu_list", value=shown(text))
     if len(set(parts)) != len(parts):
-        raise argparse.ArgumentTypeError(f"a GPU is named twice. Received: {shown(text)}")
+        raise arg_error("cli.arg.gpu_twice", value=shown(text))
     return tuple(int(p) for p in parts)
 
 
@@ -39,7 +38,7 @@ def on_off(text: str) -> bool:
         return True
     if value in ("off", "false", "no", "0"):
         return False
-    raise argparse.ArgumentTypeError(f"must be on or off. Received: {shown(text)}")
+    raise arg_error("cli.arg.on_off", value=shown(text))
 
 
 def add_device_flags(parser: argparse.ArgumentParser, device_default: str | None) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tfcore.errors import RunError, SpecError, WorkspaceError
-from tfcore.messages import Text
+from tfcore.messages import Text, render
 from tfcore.settings import cli_lang
 
 MAX_PATH_CHARS = 4096           # PATH_MAX on Linux
@@ -50,6 +50,11 @@ def path_problem(text: str) -> Text | None:
     return None
 
 
+def arg_error(key: str, **params: object) -> argparse.ArgumentTypeError:
+    """An argparse refusal: the catalog's ``key`` with ``params``, in ``TFLAB_LANG``."""
+    return argparse.ArgumentTypeError(render(key, params, cli_lang()) or key)
+
+
 def path_arg(text: str) -> str:
     """argparse type: a path that this system can look up (not empty, no NUL, not too long)."""
     problem = path_problem(text)
@@ -61,25 +66,21 @@ def path_arg(text: str) -> str:
 def run_id_arg(text: str) -> str:
     """argparse type: a run id (or a run's folder). Run ids never start with ``-``."""
     if text.startswith("-"):
-        raise argparse.ArgumentTypeError(
-            f"run ids never start with '-'. Received: {shown(text)} "
-            f"(for a folder of that name write ./{text[:40]})")
+        raise arg_error("cli.arg.run_id", value=shown(text), folder=text[:40])
     return path_arg(text)
 
 
 def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
     """argparse type: an integer from ``low`` to ``high`` (no upper bound when None)."""
-    allowed = f"an integer from {low:,} to {high:,}" if high is not None else \
-        f"an integer of at least {low:,}"
+    key = "cli.arg.int_range" if high is not None else "cli.arg.int_min"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"must be {allowed}. Received: {shown(text)}") from None
+            raise arg_error(key, low=low, high=high, value=shown(text)) from None
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {allowed}. Received: {value}")
+            raise arg_error(key, low=low, high=high, value=value)
         return value
 
     return parse
@@ -92,8 +93,7 @@ def fraction_arg(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(
-            f"must be a fraction in [0, 1), e.g. 0.1. Received: {shown(text)}")
+        raise arg_error("cli.arg.fraction", value=shown(text))
     return value
 
 
@@ -102,7 +102,7 @@ def dataset_option(text: str) -> tuple[str, object]:
     true, lists), else kept as text."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE. Received: {shown(text)}")
+        raise arg_error("cli.arg.key_value", value=shown(text))
     try:
         return key.strip(), json.loads(value)
     except (ValueError, RecursionError):
