@@ -102,7 +102,7 @@ def test_cli_argument_refusals_follow_tflab_lang(monkeypatch) -> None:
 def test_run_file_problems_render_from_the_catalog_in_both_languages() -> None:
     problem = RunProblem("status.json", "step", "type", "'abc'", "int")
     assert str(problem) == "status.json: step: 'abc' is not an integer"
-    assert messages.render(problem.key, problem.params, "zh") == \
+    assert problem.text("zh") == \
         messages.catalog("zh")["runs.problem.type.int"].format(**problem.params)
     torn = RunProblem("metrics.jsonl", "", "json_col", limit="7", line=3)
     assert str(torn) == "metrics.jsonl:3: is not valid JSON (column 7)"

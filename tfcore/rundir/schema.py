@@ -78,8 +78,12 @@ class RunProblem:
     def params(self) -> dict[str, str]:
         return {"where": self.where, "value": self.value, "limit": self.limit}
 
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (the CLI's ``TFLAB_LANG``)."""
+        return render(self.key, self.params, lang) or f"{self.where}: {self.value} ({self.key})"
+
     def __str__(self) -> str:
-        return render(self.key, self.params) or f"{self.where}: {self.value} ({self.key})"
+        return self.text()
 
 
 # Each reason's text is the catalog's ``runs.problem.<reason>`` (a type: ``.type.<kind>``).
