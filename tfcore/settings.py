@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tfcore.errors import TFLabError
+from tfcore.messages import Text
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -34,7 +35,7 @@ class Setting:
     name: str
     default: Any
     parse: Callable[[str], Any]
-    allowed: str
+    allowed: Text
     help: str
 
     def get(self) -> Any:
@@ -45,8 +46,7 @@ class Setting:
         try:
             return self.parse(raw.strip())
         except ValueError:
-            raise SettingError(f"{self.name}={raw!r} cannot be used; allowed: {self.allowed}.",
-                               params={"name": self.name, "value": raw,
+            raise SettingError(params={"name": self.name, "value": raw,
                                        "allowed": self.allowed}) from None
 
 
@@ -72,29 +72,34 @@ def _host_port(text: str) -> str:
     return text
 
 
-WORKSPACE = Setting("TFLAB_WORKSPACE", None, str, "a folder path",
+_FLAG = Text("settings.allowed.flag")
+_INTEGER = Text("settings.allowed.int", {"low": 1})
+
+WORKSPACE = Setting("TFLAB_WORKSPACE", None, str, Text("settings.allowed.path"),
                     "the workspace folder (runs, saved models, uploads); default ./workspace")
-TRUSTED_CODE = Setting("TFLAB_TRUSTED_CODE", False, _flag, "1 or 0",
+TRUSTED_CODE = Setting("TFLAB_TRUSTED_CODE", False, _flag, _FLAG,
                        "1 lets user-written Python run (Custom code page, AutoGraph lab)")
-WARM_WORKER = Setting("TFLAB_WARM_WORKER", True, _flag, "1 or 0",
+WARM_WORKER = Setting("TFLAB_WARM_WORKER", True, _flag, _FLAG,
                       "0 turns off the warm worker (TensorFlow imported before Start)")
-WARM_IDLE = Setting("TFLAB_WARM_IDLE", 7200.0, _at_least(1, float), "seconds, at least 1",
+WARM_IDLE = Setting("TFLAB_WARM_IDLE", 7200.0, _at_least(1, float),
+                    Text("settings.allowed.seconds", {"low": 1}),
                     "seconds an idle warm worker waits for a job before it exits")
-MAX_WORKERS = Setting("TFLAB_MAX_WORKERS", 1, _at_least(1, int), "an integer, at least 1",
+MAX_WORKERS = Setting("TFLAB_MAX_WORKERS", 1, _at_least(1, int), _INTEGER,
                       "how many runs train at once, each on its own CPU set")
-NET_PROBE = Setting("TFLAB_NET_PROBE", "storage.googleapis.com:443", _host_port, "host:port",
+NET_PROBE = Setting("TFLAB_NET_PROBE", "storage.googleapis.com:443", _host_port,
+                    Text("settings.allowed.host_port"),
                     "where TFDS downloads check that the network is reachable")
-MAX_LAYERS = Setting("TFLAB_MAX_LAYERS", 2_000, _at_least(1, int), "an integer, at least 1",
+MAX_LAYERS = Setting("TFLAB_MAX_LAYERS", 2_000, _at_least(1, int), _INTEGER,
                      "the most layer entries a model spec may have")
 MAX_EXAMPLE_ELEMENTS = Setting("TFLAB_MAX_EXAMPLE_ELEMENTS", 2**24, _at_least(1, int),
-                               "an integer, at least 1",
+                               _INTEGER,
                                "the most numbers per example in an input or a layer output")
 PARAM_LIMIT = Setting("TFLAB_PARAM_LIMIT", 50_000_000, _at_least(1, int),
-                      "an integer, at least 1", "the most parameters a model may have")
-CPUS = Setting("TFLAB_CPUS", None, str, "CPU numbers, comma separated",
+                      _INTEGER, "the most parameters a model may have")
+CPUS = Setting("TFLAB_CPUS", None, str, Text("settings.allowed.cpus"),
                "set by the server for each worker of a run: the CPU set it runs on")
 
-LANG = Setting("TFLAB_LANG", "en", str, "en or zh",
+LANG = Setting("TFLAB_LANG", "en", str, Text("settings.allowed.lang"),
                "the language of the command line's messages (en or zh; default en)")
 
 SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,

@@ -62,33 +62,21 @@ class Workspace:
         """
         text = str(user_path).strip()
         if not text or "\x00" in text:
-            raise WorkspaceError(
-                f"Path is empty or invalid. Received: {text!r}",
-                key="errors.path_empty",
-                params={"path": text},
-            )
+            raise WorkspaceError(key="errors.path_empty", params={"path": text})
         longest = max((len(p.encode("utf-8", "replace")) for p in text.split(os.sep)),
                       default=0)
         if len(text) > MAX_PATH_CHARS or longest > 255:
-            shown = text[:40] + "..."
-            raise WorkspaceError(
-                f"The path {shown!r} is {len(text):,} characters long; paths may have at most "
-                f"{MAX_PATH_CHARS:,} characters and 255 bytes per name.",
-                key="errors.path_too_long",
-                params={"path": shown, "length": f"{len(text):,}",
-                        "limit": f"{MAX_PATH_CHARS:,}"})
+            raise WorkspaceError(key="errors.path_too_long",
+                                 params={"path": text[:40] + "...", "length": len(text),
+                                         "limit": MAX_PATH_CHARS})
         root = self.root.resolve()
         candidate = Path(text)
         if not candidate.is_absolute():
             candidate = root / candidate
         resolved = candidate.resolve()
         if resolved != root and root not in resolved.parents:
-            raise WorkspaceError(
-                f"Path {text!r} is outside the workspace {root}; "
-                "use a path inside the workspace.",
-                key="errors.path_outside",
-                params={"path": text, "root": str(root)},
-            )
+            raise WorkspaceError(key="errors.path_outside",
+                                 params={"path": text, "root": str(root)})
         return resolved
 
     def disk_usage(self) -> DiskUsage:

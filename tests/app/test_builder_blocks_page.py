@@ -126,7 +126,7 @@ def test_b1_try_it_panel_shows_a_2_by_10_output_and_locates_a_bad_shape(lang: st
     at.text_input(key="bld.try.shape.0").set_value("2, 21")
     at.button(key="bld.try.run").click().run()
     errors = [e.value for e in at.error]
-    assert texts["tryit.shape_mismatch"].format(where="x", expected="(batch, 20)",
+    assert texts["tryit.shape_mismatch"].format(where="x", expected="(None, 20)",
                                                 shape="(2, 21)") in errors
     assert_clean(at, lang)
 

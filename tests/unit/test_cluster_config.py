@@ -34,7 +34,7 @@ def test_cluster_settings_are_checked_and_echo_the_bad_value() -> None:
              ({"hosts": ["a:1", "b"]}, "cluster.err.host", "'b'"),
              ({"hosts": ["a:1", "a:99999"]}, "cluster.err.host", "'a:99999'"),
              ({"hosts": ["a:1", "a:1"]}, "cluster.err.host_twice", "twice"),
-             ({"hosts": ["a:1"]}, "cluster.err.workers", "1 hosts"),
+             ({"hosts": ["a:1"]}, "cluster.err.hosts", "1 hosts"),
              ({"backup_every": 0}, "cluster.err.backup", "0"),
              ({"workers": "two"}, "cluster.err.settings", "two")]
     for data, key, echoed in cases:

@@ -4,14 +4,19 @@ and lists of names survive JSON files and pickling."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import pickle
 
+import pytest
+
 from tfcore import messages
 from tfcore.cli import main
+from tfcore.cli.inputs import int_range
 from tfcore.errors import DatasetError, SpecError
 from tfcore.jsonio import atomic_write_json, read_json
 from tfcore.messages import Names, Text
+from tfcore.rundir import RunProblem
 
 
 def test_an_error_raised_by_key_renders_its_message_from_the_catalog() -> None:
@@ -82,3 +87,22 @@ def test_pages_render_engine_texts_and_names_in_the_readers_language(monkeypatch
     assert errors.error_text(SpecError(key="timing.error.mode",
                                        params={"mode": "m", "choices": names})) == \
         "未知的计时方式 'm'；请从以下选择：l1_l2、\\*x\\*。"
+
+
+def test_cli_argument_refusals_follow_tflab_lang(monkeypatch) -> None:
+    parse = int_range(1, 1000)
+    for lang, text in (("zh", "必须是 1 到 1,000 之间的整数。收到：0"),
+                       ("en", "must be an integer from 1 to 1,000. Received: 0")):
+        monkeypatch.setenv("TFLAB_LANG", lang)
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            parse("0")
+        assert str(info.value) == text
+
+
+def test_run_file_problems_render_from_the_catalog_in_both_languages() -> None:
+    problem = RunProblem("status.json", "step", "type", "'abc'", "int")
+    assert str(problem) == "status.json: step: 'abc' is not an integer"
+    assert problem.text("zh") == \
+        messages.catalog("zh")["runs.problem.type.int"].format(**problem.params)
+    torn = RunProblem("metrics.jsonl", "", "json_col", limit="7", line=3)
+    assert str(torn) == "metrics.jsonl:3: is not valid JSON (column 7)"

@@ -83,7 +83,7 @@ def test_the_old_cluster_layout_inside_the_device_is_moved() -> None:
     ("device", 3, RunError, "train.err.request_object"),
     ("initial_weights", 5, RunError, "train.err.request_text"),
     ("name", ["a"], RunError, "train.err.request_text"),
-    ("custom_code", {"a": 1}, RunError, "train.err.request_object"),
+    ("custom_code", {"a": 1}, RunError, "train.err.custom_code_map"),
     ("device", {"kind": "tpu"}, DeviceError, "train.err.choice"),
     ("dataset", {"options": {}}, DatasetError, None),
 ])
@@ -94,7 +94,8 @@ def test_a_bad_field_is_refused_with_its_key_and_name(field, value, error, key) 
     if key is not None:
         assert caught.value.key == key
     if key and key.startswith("train.err.request"):
-        assert caught.value.params == {"field": field}
+        assert caught.value.params == {"field": field, "value": repr(value)}
+        assert caught.value.message.endswith(f"Received: {value!r}")
 
 
 def test_the_job_manager_writes_the_same_layout(tmp_path: Path, monkeypatch) -> None:

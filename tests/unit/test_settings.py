@@ -116,6 +116,9 @@ def test_a_bad_value_names_the_variable_and_what_is_allowed(name, raw, monkeypat
     assert info.value.key == "settings.invalid"
     assert info.value.params == {"name": name, "value": raw,
                                  "allowed": SETTINGS[name].allowed}
+    assert info.value.message.startswith(f"The environment variable {name} holds {raw!r}")
+    assert str(SETTINGS[name].allowed) in info.value.message
+    assert "无法使用" in info.value.text("zh")
 
 
 def test_the_engine_reads_at_call_time(monkeypatch, tmp_path):

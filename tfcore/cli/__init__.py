@@ -25,6 +25,7 @@ from typing import Any
 from tfcore import __version__
 from tfcore import settings
 from tfcore.errors import TFLabError
+from tfcore.messages import render
 
 __all__ = ["main"]          # what code outside the command line calls
 
@@ -110,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(exc.text(lang), details)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        _error("interrupted.")
+        _error(_say("cli.err.interrupted"))
         return 130
     except OSError as exc:
         if exc.filename is None:
@@ -119,18 +120,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         from tfcore.cli.inputs import shown
 
-        _error(f"cannot use {shown(exc.filename)}: {exc.strerror or exc}.")
+        _error(_say("cli.err.os", path=shown(exc.filename), reason=exc.strerror or str(exc)))
         return EXIT_USER_ERROR
     except Exception as exc:  # noqa: BLE001 - the boundary: a bug is reported, not hidden
         return _unexpected(exc, debug)
+
+
+def _say(key: str, **params: Any) -> str:
+    """The catalog's ``key`` with ``params`` in ``TFLAB_LANG``."""
+    return render(key, params, settings.cli_lang()) or key
 
 
 def _unexpected(exc: BaseException, debug: bool) -> int:
     if debug:
         traceback.print_exc()
     first = (str(exc).strip().splitlines() or [""])[0]
-    _error(f"unexpected {type(exc).__name__}: {first}")
+    _error(_say("cli.err.unexpected", kind=type(exc).__name__, message=first))
     if not debug:
-        print("  This is a bug in TF Lab, not in your input. Rerun with --debug to see "
-              "the traceback, and report it.", file=sys.stderr)
+        print(_say("cli.err.bug"), file=sys.stderr)
     return EXIT_FAILURE

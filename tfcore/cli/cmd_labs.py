@@ -19,8 +19,7 @@ def _assignments(items: list[str]) -> dict[str, list[float]]:
         try:
             out[name.strip()] = [float(v) for v in text.split(",") if v.strip()]
         except ValueError:
-            raise TFLabError(f"--set takes name=value[,value...]. Received: {item!r}",
-                             key="foundations.err.autodiff") from None
+            raise TFLabError(key="cli.err.set_item", params={"item": item}) from None
     return out
 
 

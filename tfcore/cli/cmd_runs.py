@@ -25,13 +25,11 @@ def _run_dir(args: argparse.Namespace, run: str) -> Path:
     if "/" in run:
         if path.is_dir() and any((path / name).exists() for name in RUN_FILES):
             return path
-        raise RunError(f"No run folder {shown(run)} (a run folder holds run.json).",
-                       key="cli.err.no_run_folder", params={"path": shown(run)})
+        raise RunError(key="cli.err.no_run_folder", params={"path": shown(run)})
     root = _runs_root(args)
     paths = RunStore(root).paths(run)
     if not paths.root.is_dir():
-        raise RunError(f"Run {run!r} does not exist in {root}.",
-                       key="errors.run_missing", params={"run": run})
+        raise RunError(key="errors.run_missing", params={"run": run, "root": str(root)})
     return paths.root
 
 
@@ -116,8 +114,7 @@ def _ckpt_path(args: argparse.Namespace, text: str) -> Path:
     if path.exists() or Path(text + ".index").exists():
         return path
     if "/" in text or path.suffix:
-        raise CheckpointError(f"No checkpoint, checkpoint prefix or run folder at {shown(text)}.",
-                              key="cli.err.no_checkpoint_path", params={"path": shown(text)})
+        raise CheckpointError(key="cli.err.no_checkpoint_path", params={"path": shown(text)})
     return _run_dir(args, text)
 
 
@@ -159,8 +156,7 @@ def _ckpt_export(args: argparse.Namespace) -> int:
 
     run_dir = _run_dir(args, args.run)
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
-        raise WorkspaceError(f"--out {shown(args.out)} is a file; name a folder for the export.",
-                             key="cli.err.out_file", params={"path": shown(args.out)})
+        raise WorkspaceError(key="cli.err.out_file", params={"path": shown(args.out)})
     exports = Path(args.out) if args.out else default_workspace().ensure().exports
     result = (export_run_zip(run_dir, exports) if args.format == "zip"
               else export_checkpoint(run_dir, exports, args.format, args.ckpt))

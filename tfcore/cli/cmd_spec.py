@@ -8,6 +8,7 @@ import argparse
 from tfcore.cli.inputs import int_range, path_arg, path_problem, read_spec_file, shown
 from tfcore.cli.vocabulary import add_flag, command
 from tfcore.errors import SpecError
+from tfcore.messages import names
 
 
 def _presets(args: argparse.Namespace) -> int:
@@ -15,8 +16,7 @@ def _presets(args: argparse.Namespace) -> int:
 
     if args.action == "show":
         if not args.name:
-            raise SpecError("Name a preset: python -m tfcore presets show NAME.",
-                            key="spec.no_preset", params={"name": ""})
+            raise SpecError(key="cli.err.preset_name")
         print(get_preset(args.name).to_json())
         return 0
     for name in preset_names():
@@ -48,8 +48,8 @@ def _check(args: argparse.Namespace) -> int:
     spec = read_spec_file(args.file)
     summary = summarize(spec, args.param_limit)
     if summary.problems:
-        raise SpecError(f"{args.file}: {len(summary.problems)} problem(s).",
-                        key="spec.invalid", params={"count": len(summary.problems)},
+        raise SpecError(key="cli.err.spec_problems",
+                        params={"path": args.file, "count": len(summary.problems)},
                         details=list(summary.problems))
     print(format_summary(summary))
     return 0
@@ -70,8 +70,7 @@ def _import(args: argparse.Namespace) -> int:
 
     source = Path(args.file)
     if source.is_dir() or not source.is_file():
-        raise SpecError(f"No such .keras file: {shown(args.file)}", key="spec.no_file",
-                        params={"path": shown(args.file)})
+        raise SpecError(key="cli.err.no_keras_file", params={"path": shown(args.file)})
     spec = import_keras(source, shown=source.name)
     text = spec.to_json()
     if not args.out:
@@ -79,14 +78,14 @@ def _import(args: argparse.Namespace) -> int:
         return 0
     problem = path_problem(args.out)
     out = Path(args.out)
-    if problem or out.is_dir():
-        raise SpecError(f"--out {shown(args.out)}: {problem or 'is a folder, not a file'}.",
-                        key="cli.err.path", params={"problem": problem or "a folder"})
+    if problem:
+        raise SpecError(key="cli.err.path", params={"problem": problem})
+    if out.is_dir():
+        raise SpecError(key="cli.err.out_folder", params={"path": shown(args.out)})
     try:
         out.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
-        raise SpecError(f"Cannot write --out {shown(args.out)}: {exc.strerror or exc}.",
-                        key="cli.err.read", params={"path": shown(args.out),
+        raise SpecError(key="cli.err.write", params={"path": shown(args.out),
                                                     "reason": exc.strerror or str(exc)}) from None
     print(f"{source.name}: {len(spec.all_layers())} layers ({spec.kind}) -> {args.out}")
     return 0
@@ -97,9 +96,8 @@ def _types(args: argparse.Namespace) -> int:
     from tfcore.model import CATEGORIES, layer_types
 
     if args.family and args.family not in CATEGORIES:
-        raise SpecError(f"--family: no family {shown(args.family)}; choose one of "
-                        f"{', '.join(CATEGORIES)}.", key="cli.err.path",
-                        params={"problem": f"no family {shown(args.family)}"})
+        raise SpecError(key="cli.err.family",
+                        params={"family": shown(args.family), "choices": names(CATEGORIES)})
     for family in CATEGORIES:
         if args.family and family != args.family:
             continue

@@ -32,8 +32,7 @@ def parse_device(text: str):
         index = text.partition(":")[2] or "0"
         if index.isdigit():
             return DeviceConfig(kind="gpu", gpus=(int(index),))
-    raise TimingError(f"--device must be cpu or gpu:N. Received: {text!r}",
-                      key="timing.error.device", params={"device": text})
+    raise TimingError(key="cli.err.timing_device", params={"device": text})
 
 
 def _spec(args: argparse.Namespace):

@@ -17,15 +17,14 @@ def _model(path: str):
 
     problem = path_problem(path)
     if problem:
-        raise WeightsError(f"weights FILE: {problem}", key="cli.err.path",
-                           params={"problem": problem})
+        raise WeightsError(key="cli.err.path", params={"problem": problem})
     file = Path(path)
     if file.is_dir():
         return model_from_run(file).model
     if file.suffix == ".json" and file.exists():
         from tfcore.model import build_model
 
-        return build_model(read_spec_file(path, "model spec"))
+        return build_model(read_spec_file(path))
     return load_model_file(path)
 
 

@@ -19,13 +19,9 @@ def _worker(args: argparse.Namespace) -> int:
     from tfcore.training import worker_main
 
     if not args.join.is_file():
-        raise RunError(f"No cluster file at {shown(str(args.join))}; copy the run's "
-                       "cluster.json to this host first.", key="cluster.err.file",
-                       params={"path": str(args.join)})
+        raise RunError(key="cli.err.no_cluster_file", params={"path": shown(str(args.join))})
     if args.index < 1:
-        raise RunError("--index must be 1 or more here: worker 0 is the chief, which the "
-                       f"dashboard's machine runs. Received: --index {args.index}",
-                       key="cluster.err.index", params={"index": args.index})
+        raise RunError(key="cli.err.worker_index", params={"index": args.index})
     return worker_main(["--join", str(args.join), "--index", str(args.index)])
 
 

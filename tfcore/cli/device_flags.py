@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from tfcore.cli.inputs import int_range, shown
+from tfcore.cli.inputs import arg_error, int_range, shown
 from tfcore.cli.vocabulary import add_flag
 from tfcore.errors import RunError
+from tfcore.messages import names
 from tfcore.training import DEVICE_KINDS, SETTINGS
 
 _LOGICAL = SETTINGS["logical_devices"]           # DeviceConfig's own bounds
@@ -24,10 +25,9 @@ def gpu_list(text: str) -> tuple[int, ...]:
     """argparse type: comma-separated GPU indices, ``0,1``; an empty text means all."""
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not all(p.isdigit() and int(p) < 64 for p in parts):
-        raise argparse.ArgumentTypeError(
-            f"must be GPU numbers separated by commas, e.g. 0 or 0,1. Received: {shown(text)}")
+        raise arg_error("cli.arg.gpu_list", value=shown(text))
     if len(set(parts)) != len(parts):
-        raise argparse.ArgumentTypeError(f"a GPU is named twice. Received: {shown(text)}")
+        raise arg_error("cli.arg.gpu_twice", value=shown(text))
     return tuple(int(p) for p in parts)
 
 
@@ -38,7 +38,7 @@ def on_off(text: str) -> bool:
         return True
     if value in ("off", "false", "no", "0"):
         return False
-    raise argparse.ArgumentTypeError(f"must be on or off. Received: {shown(text)}")
+    raise arg_error("cli.arg.on_off", value=shown(text))
 
 
 def add_device_flags(parser: argparse.ArgumentParser, device_default: str | None) -> None:
@@ -65,22 +65,16 @@ def device_config(args: argparse.Namespace, default_kind: str = "cpu") -> dict:
     kind, _, index = text.partition(":")
     if kind not in FLAG_KINDS or (index and not index.isdigit()) \
             or (index and not FLAG_KINDS[kind].endswith(":N")):
-        choices = list(FLAG_KINDS.values())
-        raise RunError(f"--device must be one of {choices}. Received: --device={text}",
-                       key="train.err.device_arg", params={"value": text, "choices": choices})
+        choices = names(FLAG_KINDS.values())
+        raise RunError(key="train.err.device_arg", params={"value": text, "choices": choices})
     gpus = tuple(args.gpus or ())
     if index:
         if gpus and gpus != (int(index),):
-            raise RunError(f"--device {text} and --gpus {','.join(map(str, gpus))} disagree; "
-                           "give the GPU once.", key="devices.err.flags",
-                           params={"message": f"--device {text} --gpus "
-                                              f"{','.join(map(str, gpus))}"})
+            raise RunError(key="cli.err.gpus_twice",
+                           params={"device": text, "gpus": ",".join(map(str, gpus))})
         gpus = (int(index),)
     if kind == "cpu" and gpus:
-        raise RunError("--gpus chooses the GPUs of a gpu or mirrored run; a cpu run sees "
-                       "none. Received: --device cpu --gpus "
-                       f"{','.join(map(str, gpus))}", key="devices.err.flags",
-                       params={"message": f"--device cpu --gpus {','.join(map(str, gpus))}"})
+        raise RunError(key="cli.err.gpus_cpu", params={"gpus": ",".join(map(str, gpus))})
     config = {"kind": kind, "gpus": list(gpus), "logical_devices": args.logical_devices,
               "memory_growth": bool(args.memory_growth), "memory_limit_mb": args.memory_limit}
     DeviceConfig.from_dict(config)          # refuse what can never work, before any run

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tfcore.errors import RunError, SpecError, WorkspaceError
+from tfcore.messages import Text, render
+from tfcore.settings import cli_lang
 
 MAX_PATH_CHARS = 4096           # PATH_MAX on Linux
 MAX_NAME_BYTES = 255            # NAME_MAX: one file or folder name
@@ -32,52 +34,53 @@ def shown(text: object) -> str:
     return f"{text[:half]}...{text[-half:]} ({len(raw):,} characters)"
 
 
-def path_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a path on this system, or None."""
+def path_problem(text: str) -> Text | None:
+    """Why ``text`` cannot be a path on this system (a ``cli.path.*`` text), or None."""
     if not text.strip():
-        return "the path is empty"
+        return Text("cli.path.empty")
     if "\x00" in text:
-        return f"the path {shown(text)} contains a NUL byte"
+        return Text("cli.path.nul", {"path": shown(text)})
     if len(text) > MAX_PATH_CHARS:
-        return f"the path {shown(text)} is too long; the limit is {MAX_PATH_CHARS:,} characters"
+        return Text("cli.path.long", {"path": shown(text), "limit": MAX_PATH_CHARS})
     longest = max((len(part.encode("utf-8", "surrogateescape"))
                    for part in text.split(os.sep)), default=0)
     if longest > MAX_NAME_BYTES:
-        return (f"a name in the path {shown(text)} is {longest:,} bytes long; "
-                f"the limit is {MAX_NAME_BYTES}")
+        return Text("cli.path.name_long",
+                    {"path": shown(text), "size": longest, "limit": MAX_NAME_BYTES})
     return None
+
+
+def arg_error(key: str, **params: object) -> argparse.ArgumentTypeError:
+    """An argparse refusal: the catalog's ``key`` with ``params``, in ``TFLAB_LANG``."""
+    return argparse.ArgumentTypeError(render(key, params, cli_lang()) or key)
 
 
 def path_arg(text: str) -> str:
     """argparse type: a path that this system can look up (not empty, no NUL, not too long)."""
     problem = path_problem(text)
     if problem:
-        raise argparse.ArgumentTypeError(problem)
+        raise argparse.ArgumentTypeError(problem[cli_lang()])
     return text
 
 
 def run_id_arg(text: str) -> str:
     """argparse type: a run id (or a run's folder). Run ids never start with ``-``."""
     if text.startswith("-"):
-        raise argparse.ArgumentTypeError(
-            f"run ids never start with '-'. Received: {shown(text)} "
-            f"(for a folder of that name write ./{text[:40]})")
+        raise arg_error("cli.arg.run_id", value=shown(text), folder=text[:40])
     return path_arg(text)
 
 
 def int_range(low: int, high: int | None = None) -> Callable[[str], int]:
     """argparse type: an integer from ``low`` to ``high`` (no upper bound when None)."""
-    allowed = f"an integer from {low:,} to {high:,}" if high is not None else \
-        f"an integer of at least {low:,}"
+    key = "cli.arg.int_range" if high is not None else "cli.arg.int_min"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"must be {allowed}. Received: {shown(text)}") from None
+            raise arg_error(key, low=low, high=high, value=shown(text)) from None
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {allowed}. Received: {value}")
+            raise arg_error(key, low=low, high=high, value=value)
         return value
 
     return parse
@@ -90,8 +93,7 @@ def fraction_arg(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(
-            f"must be a fraction in [0, 1), e.g. 0.1. Received: {shown(text)}")
+        raise arg_error("cli.arg.fraction", value=shown(text))
     return value
 
 
@@ -100,14 +102,14 @@ def dataset_option(text: str) -> tuple[str, object]:
     true, lists), else kept as text."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE. Received: {shown(text)}")
+        raise arg_error("cli.arg.key_value", value=shown(text))
     try:
         return key.strip(), json.loads(value)
     except (ValueError, RecursionError):
         return key.strip(), value
 
 
-def read_spec_file(path: str, flag: str = "spec file"):
+def read_spec_file(path: str):
     """The model spec in a JSON file.
 
     Raises:
@@ -119,45 +121,36 @@ def read_spec_file(path: str, flag: str = "spec file"):
     where = shown(path)
     problem = path_problem(path)
     if problem:
-        raise SpecError(f"{flag}: {problem}", key="cli.err.path", params={"problem": problem})
+        raise SpecError(key="cli.err.path", params={"problem": problem})
     file = Path(path)
     try:
         if file.is_dir():
-            raise SpecError(f"{flag} {where} is a folder, not a file.", key="cli.err.spec_dir",
-                            params={"path": where})
+            raise SpecError(key="cli.err.spec_dir", params={"path": where})
         if not file.is_file():
-            raise SpecError(f"No such spec file: {where}", key="spec.no_file",
-                            params={"path": where})
+            raise SpecError(key="spec.no_file", params={"path": where})
         size = file.stat().st_size
         if size > MAX_SPEC_BYTES:
-            raise SpecError(f"{flag} {where} is {size:,} bytes; a spec has at most "
-                            f"{MAX_SPEC_BYTES:,}.", key="cli.err.spec_big",
-                            params={"path": where, "size": f"{size:,}"})
+            raise SpecError(key="cli.err.spec_big",
+                            params={"path": where, "size": size, "limit": MAX_SPEC_BYTES})
         raw = file.read_bytes()
     except OSError as exc:
-        raise SpecError(f"Cannot read the {flag} {where}: {exc.strerror or exc}.",
-                        key="cli.err.read", params={"path": where,
+        raise SpecError(key="cli.err.read", params={"path": where,
                                                     "reason": exc.strerror or str(exc)}) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        hint = (" It looks like a .keras model or another archive; turn a .keras model into "
-                "a spec with python -m tfcore spec import FILE --out spec.json."
-                if raw[:2] == b"PK" else "")
-        raise SpecError(f"{flag} {where} is not UTF-8 text (byte {exc.start}); a spec is a "
-                        f"JSON file.{hint}", key="cli.err.spec_binary",
+        archive = raw[:2] == b"PK"              # a .keras model or another zip archive
+        raise SpecError(key="cli.err.spec_keras" if archive else "cli.err.spec_binary",
                         params={"path": where, "offset": exc.start}) from None
     if not text.strip():
-        raise SpecError(f"{flag} {where} is empty; a spec is a JSON object.",
-                        key="cli.err.spec_empty", params={"path": where})
+        raise SpecError(key="cli.err.spec_empty", params={"path": where})
     try:
         return from_json(text)
     except SpecError as exc:
-        raise SpecError(f"{where}: {exc.message}", key=exc.key,
-                        params={**exc.params, "path": where}, details=exc.details) from None
+        raise SpecError(key="cli.err.in_file", details=exc.details, params={
+            "path": where, "problem": Text(exc.key, exc.params)}) from None
     except RecursionError:
-        raise SpecError(f"{where}: the JSON is nested too deep.", key="cli.err.spec_deep",
-                        params={"path": where}) from None
+        raise SpecError(key="cli.err.spec_deep", params={"path": where}) from None
 
 
 def runs_root(args: argparse.Namespace, must_exist: bool = False) -> Path:
@@ -173,11 +166,9 @@ def runs_root(args: argparse.Namespace, must_exist: bool = False) -> Path:
         return default_workspace().runs
     root = Path(given)
     if root.exists() and not root.is_dir():
-        raise RunError(f"--runs-root {shown(given)} is a file, not a folder.",
-                       key="cli.err.runs_root_file", params={"path": shown(given)})
+        raise RunError(key="cli.err.runs_root_file", params={"path": shown(given)})
     if must_exist and not root.is_dir():
-        raise RunError(f"--runs-root {shown(given)} does not exist.",
-                       key="cli.err.runs_root_missing", params={"path": shown(given)})
+        raise RunError(key="cli.err.runs_root_missing", params={"path": shown(given)})
     return root
 
 
@@ -189,6 +180,5 @@ def check_workspace(text: str) -> Path:
     """
     root = Path(text)
     if root.exists() and not root.is_dir():
-        raise WorkspaceError(f"--workspace {shown(text)} is a file, not a folder.",
-                             key="cli.err.workspace_file", params={"path": shown(text)})
+        raise WorkspaceError(key="cli.err.workspace_file", params={"path": shown(text)})
     return root

@@ -72,8 +72,7 @@ def mirrored_demo(logical: int = 2, timeout: float = TIMEOUT_S) -> MirroredDemo:
     """
     if isinstance(logical, bool) or not isinstance(logical, int) \
             or not 0 <= logical <= MAX_LOGICAL:
-        raise DeviceError(f"Logical devices must be an integer from 0 to {MAX_LOGICAL}. "
-                          f"Received: {logical!r}", key="devices.err.logical_count",
+        raise DeviceError(key="devices.err.logical_count",
                           params={"value": repr(logical), "max": MAX_LOGICAL})
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     try:
@@ -81,14 +80,12 @@ def mirrored_demo(logical: int = 2, timeout: float = TIMEOUT_S) -> MirroredDemo:
                               capture_output=True, text=True, timeout=timeout, env=env,
                               check=False)
     except subprocess.TimeoutExpired:
-        raise DeviceError(f"The MirroredStrategy demo did not answer within {timeout:.0f} s.",
-                          key="devices.err.probe_timeout",
-                          params={"seconds": f"{timeout:.0f}"}) from None
+        raise DeviceError(key="devices.err.probe_timeout",
+                          params={"seconds": round(timeout)}) from None
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         message = (done.stderr.strip().splitlines() or ["no answer"])[-1]
-        raise DeviceError(f"The MirroredStrategy demo failed: {message}",
-                          key="devices.err.probe", params={"message": message})
+        raise DeviceError(key="devices.err.probe", params={"message": message})
     data = json.loads(lines[-1])
     return MirroredDemo(
         number_of_devices=int(data["number_of_devices"]), devices=tuple(data["devices"]),

@@ -35,8 +35,8 @@ OPS = ("add", "connect", "delete", "move", "reorder", "select", "undo", "redo", 
        "ungroup", "open")
 
 
-def _error(message: str, key: str, **params: Any) -> SpecError:
-    return SpecError(message, key=key, params=params)
+def _error(key: str, **params: Any) -> SpecError:
+    return SpecError(key=key, params=params)
 
 
 def _names(spec: ModelSpec) -> tuple[set[str], dict[str, int]]:
@@ -48,14 +48,12 @@ def _need_node(spec: ModelSpec, name: Any, outputs_ok: bool = False) -> str:
     if isinstance(name, str) and (name in inputs or name in layers
                                   or (outputs_ok and name == OUTPUTS)):
         return name
-    raise _error(f"There is no node {name!r} on the canvas.", "canvas.no_node",
-                 name=str(name)[:100])
+    raise _error("canvas.no_node", name=str(name)[:100])
 
 
 def _need_type(type_name: Any) -> str:
     if not isinstance(type_name, str) or get_type(type_name) is None:
-        raise _error(f"{str(type_name)[:100]!r} is not a layer type.", "canvas.unknown_type",
-                     type=str(type_name)[:100])
+        raise _error("canvas.unknown_type", type=str(type_name)[:100])
     return type_name
 
 
@@ -95,7 +93,7 @@ def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpe
     """A new model input (Functional; a Sequential model has at most one) shaped like the
     first input."""
     if spec.kind == SEQUENTIAL and spec.inputs:
-        raise _error("A Sequential model has one input.", "canvas.one_input")
+        raise _error("canvas.one_input")
     name = spec_ops.unique_name(spec, "input")
     shape = spec.inputs[0].shape if spec.inputs else (None,)
     spec = replace(spec, inputs=spec.inputs + (InputSpec(name, shape),))
@@ -131,8 +129,7 @@ def connect(spec: ModelSpec, source: str, target: str) -> ModelSpec:
                                                            outputs=spec.outputs + (source,))
     inputs, layers = _names(spec)
     if target in inputs:
-        raise _error(f"{target} is a model input: nothing flows into it.", "canvas.into_input",
-                     name=target)
+        raise _error("canvas.into_input", name=target)
     entry = spec.layers[layers[target]]
     if source in entry.inputs:
         return spec
@@ -140,11 +137,10 @@ def connect(spec: ModelSpec, source: str, target: str) -> ModelSpec:
     most = kind.max_inputs if kind else 1
     if len(entry.inputs) < most:
         if source == target or target in _ancestors(spec, source):
-            raise _error(f"Connecting {source} to {target} would make a loop.",
-                         "canvas.cycle", source=source, target=target)
+            raise _error("canvas.cycle", source=source, target=target)
         return spec_ops.set_layer(spec, layers[target], inputs=entry.inputs + (source,))
     if most > 1:
-        raise _error(f"{target} takes at most {most} inputs.", "canvas.full", name=target,
+        raise _error("canvas.full", name=target,
                      count=most)
     owner = entry.shares or entry.name
     reuse = LayerSpec(spec_ops.unique_name(spec, f"{owner}_again"), entry.type, shares=owner,
@@ -271,8 +267,7 @@ def stack_y(index: int) -> float:
 
 
 def _bad_event(event: Any) -> SpecError:
-    return _error(f"Not a canvas event: {str(event)[:200]}", "canvas.bad_event",
-                  event=str(event)[:200])
+    return _error("canvas.bad_event", event=str(event)[:200])
 
 
 def _number(value: Any) -> float:
@@ -350,8 +345,7 @@ def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelS
     names = [e.name for e in children]
     if op == "add":
         if event.get("type") == NEW_INPUT:
-            raise _error("A block takes the tensor of the layer before it; add model inputs "
-                         "on the model's canvas.", "canvas.input_in_block")
+            raise _error("canvas.input_in_block")
         layer = spec_ops.new_layer(spec, _need_type(event.get("type")))
         return _insert(spec, path, layer, _number(event.get("y")))
     if op == "delete":
@@ -375,7 +369,6 @@ def apply_event_at(spec: ModelSpec, path: tuple[str, ...], event: Any) -> ModelS
     if op == "ungroup":
         name = event.get("name")
         if name not in names:
-            raise _error(f"There is no node {name!r} on the canvas.", "canvas.no_node",
-                         name=str(name)[:100])
+            raise _error("canvas.no_node", name=str(name)[:100])
         return spec_ops.ungroup(spec, name)
     return spec

@@ -51,9 +51,10 @@ class TryResult:
                      for y in self.outputs)
 
 
-def _error(text: str, key: str, where: str, /, **params: Any) -> SpecError:
-    return SpecError(text, key=key, params={"where": where, **params},
-                     details=[f"{where}: {text}"])
+def _error(key: str, where: str, /, **params: Any) -> SpecError:
+    error = SpecError(key=key, params={"where": where, **params})
+    error.details = [f"{where}: {error.message}"]
+    return error
 
 
 def default_shapes(spec: ModelSpec, batch: int = DEFAULT_BATCH) -> list[tuple[int, ...]]:
@@ -78,29 +79,23 @@ def parse_shape(text: str, where: str = "input") -> tuple[int, ...]:
     except ValueError:
         shape = ()
     if len(shape) < 2 or any(d <= 0 for d in shape):
-        raise _error(f"A shape is the batch size and the input's sizes, positive integers "
-                     f"such as '2, 20'. Received: {str(text)[:80]!r}", "tryit.bad_shape",
-                     where, shape=str(text)[:80])
+        raise _error("tryit.bad_shape", where, shape=str(text)[:80])
     return shape
 
 
 def _check_shapes(spec: ModelSpec, shapes: list[tuple[int, ...]]) -> None:
     expected = len(spec.inputs) or 1
     if len(shapes) != expected:
-        raise _error(f"The model takes {expected} input(s); {len(shapes)} shape(s) given.",
-                     "tryit.input_count", "model", expected=expected, count=len(shapes))
+        raise _error("tryit.input_count", "model", expected=expected, count=len(shapes))
     for item, shape in zip(spec.inputs, shapes):
         want = tuple(item.shape)
         if len(shape) - 1 != len(want) or any(
                 w is not None and w != s for w, s in zip(want, shape[1:])):
-            shown = "(batch, " + ", ".join("any" if d is None else str(d) for d in want) + ")"
-            raise _error(f"Input {item.name} has shape {shown}; {shape} does not fit.",
-                         "tryit.shape_mismatch", item.name, expected=shown,
+            raise _error("tryit.shape_mismatch", item.name, expected=str((None, *want)),
                          shape=str(shape))
     total = sum(int(np.prod(s)) for s in shapes)
     if total > MAX_ELEMENTS:
-        raise _error(f"The input would hold {total:,} numbers; at most {MAX_ELEMENTS:,}.",
-                     "tryit.too_large", "model", count=f"{total:,}", limit=f"{MAX_ELEMENTS:,}")
+        raise _error("tryit.too_large", "model", count=total, limit=MAX_ELEMENTS)
 
 
 def random_inputs(spec: ModelSpec, shapes: Sequence[tuple[int, ...]],
@@ -115,7 +110,7 @@ def random_inputs(spec: ModelSpec, shapes: Sequence[tuple[int, ...]],
         elif dtype.startswith(("int", "uint")):
             out.append(rng.integers(0, 10, size=shape).astype(dtype))
         elif dtype == "string":
-            raise _error("A random input cannot be text.", "tryit.text_input", "model")
+            raise _error("tryit.text_input", "model")
         else:
             out.append(rng.random(shape, dtype=np.float64).astype(dtype))
     return tuple(out)
@@ -150,8 +145,7 @@ def try_it(spec: ModelSpec, shapes: Sequence[tuple[int, ...] | str] | None = Non
     except Exception as exc:  # Keras names the layer that refused the input
         message = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else \
             type(exc).__name__
-        raise _error(f"The model cannot run on this input: {message}", "tryit.call_failed",
-                     "model", message=message) from exc
+        raise _error("tryit.call_failed", "model", message=message) from exc
     import keras
 
     outputs = tuple(np.asarray(keras.ops.convert_to_numpy(y))

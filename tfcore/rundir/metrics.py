@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from tfcore.jsonio import _json_default
-from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line
+from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line, json_problem
 
 MAX_LOCATED = 5      # located problems kept per read; the rest are only counted
 
@@ -75,14 +75,11 @@ def _parse(raw: bytes, line: int) -> tuple[dict | None, RunProblem | None]:
     try:
         value = json.loads(raw)
     except UnicodeDecodeError:
-        return None, RunProblem(METRICS_JSONL, "", "unreadable", limit="not UTF-8 text",
-                                line=line)
+        return None, RunProblem(METRICS_JSONL, "", "binary", line=line)
     except json.JSONDecodeError as exc:
-        return None, RunProblem(METRICS_JSONL, "", "json", limit=f"column {exc.colno}",
-                                line=line)
+        return None, RunProblem(METRICS_JSONL, "", "json_col", limit=str(exc.colno), line=line)
     except (ValueError, RecursionError) as exc:     # a 5,000-digit number; deep nesting
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
-        return None, RunProblem(METRICS_JSONL, "", "json", limit=reason, line=line)
+        return None, json_problem(METRICS_JSONL, exc, line)
     problem = check_metrics_line(value, line)
     return (None, problem) if problem else (value, None)
 

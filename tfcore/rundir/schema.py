@@ -20,6 +20,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from tfcore.messages import render
+
 RUN_JSON = "run.json"
 STATUS_JSON = "status.json"
 META_JSON = "meta.json"
@@ -48,7 +50,8 @@ class RunProblem:
     """One located problem of a run file: which file (and line), which field, the bad value
     (quoted, shortened), why, and the limit it broke.
 
-    ``key`` and ``params`` let a page translate it; ``str()`` is the English message.
+    ``key`` and ``params`` let a page translate it; ``str()`` is the English message, rendered
+    from the engine's catalog (``runs.problem.*`` in ``tfcore/locales``).
     """
 
     file: str
@@ -75,27 +78,17 @@ class RunProblem:
     def params(self) -> dict[str, str]:
         return {"where": self.where, "value": self.value, "limit": self.limit}
 
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (the CLI's ``TFLAB_LANG``)."""
+        return render(self.key, self.params, lang) or f"{self.where}: {self.value} ({self.key})"
+
     def __str__(self) -> str:
-        params = self.params
-        if self.reason == "type":
-            params["limit"] = KINDS[self.limit][1] if self.limit in KINDS else self.limit
-        return REASONS[self.reason].format(**params)
+        return self.text()
 
 
-# English text of each reason; the pages translate ``runs.problem.<reason>``.
-REASONS: Mapping[str, str] = {
-    "missing": "{where}: is missing",
-    "type": "{where}: {value} is not {limit}",
-    "low": "{where}: {value} is below the minimum {limit}",
-    "high": "{where}: {value} is above the maximum {limit}",
-    "long": "{where}: {value} is longer than {limit} characters",
-    "choice": "{where}: {value} is not one of {limit}",
-    "json": "{where}: is not valid JSON ({limit})",
-    "unreadable": "{where}: cannot be read ({limit})",
-    "not_object": "{where}: {value} is not a JSON object",
-    "skipped": "{where}: {value} damaged line(s) skipped",
-    "newer": "{where}: {value} is newer than this TF Lab understands ({limit})",
-}
+# Each reason's text is the catalog's ``runs.problem.<reason>`` (a type: ``.type.<kind>``).
+REASONS = ("missing", "type", "low", "high", "long", "choice", "json", "json_at", "json_col",
+           "deep", "binary", "unreadable", "not_object", "skipped", "newer")
 
 
 _SHORT = reprlib.Repr()
@@ -151,28 +144,23 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, bool)) or _is_number(value)
 
 
-# kind -> (check, what a message says it should be)
-KINDS: Mapping[str, tuple[Callable[[Any], bool], str]] = {
-    "int": (_is_int, "an integer"),
-    "number": (_is_finite, "a finite number"),
-    "string": (lambda v: isinstance(v, str), "a string"),
-    "bool": (lambda v: isinstance(v, bool), "true or false"),
-    "time": (_is_time_text, "an ISO 8601 time after 1970"),
-    "object": (lambda v: isinstance(v, dict), "a JSON object"),
-    "strings": (lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
-                "a list of strings"),
-    "names": (lambda v: isinstance(v, list) and all(isinstance(i, str) and len(i) <= MAX_TEXT
-                                                     for i in v),
-              "a list of short strings"),
-    "metrics": (lambda v: isinstance(v, dict) and all(x is None or _is_number(x)
-                                                       for x in v.values()),
-                "an object of numbers"),
-    "series": (lambda v: isinstance(v, dict) and all(
+# kind -> its check (a message names the kind: ``runs.problem.type.<kind>``)
+KINDS: Mapping[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "number": _is_finite,
+    "string": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "time": _is_time_text,
+    "object": lambda v: isinstance(v, dict),
+    "strings": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+    "names": lambda v: isinstance(v, list) and all(isinstance(i, str) and len(i) <= MAX_TEXT
+                                                   for i in v),
+    "metrics": lambda v: isinstance(v, dict) and all(x is None or _is_number(x)
+                                                     for x in v.values()),
+    "series": lambda v: isinstance(v, dict) and all(
         isinstance(x, list) and all(_is_number(i) for i in x) for x in v.values()),
-               "an object of number lists"),
-    "scalars": (lambda v: isinstance(v, dict) and all(_is_scalar(x) for x in v.values()),
-                "an object of plain values"),
-    "metric": (lambda v: v is None or _is_number(v), "a number"),
+    "scalars": lambda v: isinstance(v, dict) and all(_is_scalar(x) for x in v.values()),
+    "metric": lambda v: v is None or _is_number(v),
 }
 
 
@@ -194,8 +182,7 @@ class Field:
         """``None`` when ``value`` fits, else (reason, limit)."""
         if value is None:
             return None if self.nullable else ("type", self.kind)
-        test, _ = KINDS[self.kind]
-        if not test(value):
+        if not KINDS[self.kind](value):
             return "type", self.kind
         ordered = isinstance(value, (int, float)) and not isinstance(value, bool)
         if self.low is not None and ordered and value < self.low:
@@ -319,16 +306,19 @@ def load_json_file(path: Path) -> tuple[Any, RunProblem | None]:
     try:
         return json.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError:
-        return None, RunProblem(name, "", "unreadable", limit="not UTF-8 text")
+        return None, RunProblem(name, "", "binary")
     except json.JSONDecodeError as exc:
-        return None, RunProblem(name, "", "json", limit=f"line {exc.lineno}, column "
-                                f"{exc.colno}")
+        return None, RunProblem(name, "", "json_at", str(exc.lineno), str(exc.colno))
     except (ValueError, RecursionError) as exc:     # a 5,000-digit number; deep nesting
-        return None, RunProblem(name, "", "json", limit=_short_reason(exc))
+        return None, json_problem(name, exc)
 
 
-def _short_reason(exc: BaseException) -> str:
-    return "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
+def json_problem(file: str, exc: BaseException, line: int | None = None) -> RunProblem:
+    """The problem of a JSON text Python could not parse for another reason than its syntax:
+    nested too deeply, or Python's own message (a 5,000-digit number), shortened."""
+    if isinstance(exc, RecursionError):
+        return RunProblem(file, "", "deep", line=line)
+    return RunProblem(file, "", "json", limit=str(exc)[:80], line=line)
 
 
 def check_object(value: Any, fields: tuple[Field, ...], file: str

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from tfcore.errors import RunError
+from tfcore.messages import names
 from tfcore.jsonio import _json_default, atomic_write_json, now_iso, read_json  # noqa: F401
 from tfcore.rundir.cache import cached_file, cached_listing, file_stamp
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics  # noqa: F401
@@ -205,8 +206,7 @@ class RunWriter:
         run_id = run_id or new_run_id(str(request.get("name") or "run"))
         root = Path(runs_root) / run_id
         if root.exists():
-            raise RunError(f"Run {run_id!r} already exists.", key="errors.run_exists",
-                           params={"run": run_id})
+            raise RunError(key="errors.run_exists", params={"run": run_id})
         root.mkdir(parents=True)
         paths = RunPaths(root)
         body = {"format": RUN_FORMAT,           # this writer's format, whatever was asked
@@ -224,7 +224,8 @@ class RunWriter:
     def set_status(self, **fields: Any) -> RunStatus:
         """Merge fields into ``status.json`` (atomic) with a fresh heartbeat."""
         if "state" in fields and fields["state"] not in STATES:
-            raise RunError(f"Unknown run state {fields['state']!r}; allowed: {STATES}.")
+            raise RunError(key="errors.run_state",
+                           params={"state": fields["state"], "choices": names(STATES)})
         self._status.update(fields)
         self._status["heartbeat"] = time.time()
         self._status["updated"] = now_iso()
@@ -302,8 +303,7 @@ class RunStore:
 
     def paths(self, run_id: str) -> RunPaths:
         if not run_id or "/" in run_id or "\\" in run_id or run_id in (".", ".."):
-            raise RunError(f"Invalid run id {run_id!r}.", key="errors.run_id",
-                           params={"run": run_id})
+            raise RunError(key="errors.run_id", params={"run": run_id})
         return RunPaths(self.root / run_id)
 
     def run_ids(self) -> list[str]:
@@ -322,8 +322,8 @@ class RunStore:
         except OSError:
             folder = None
         if folder is None or not stat.S_ISDIR(folder.st_mode):
-            raise RunError(f"Run {run_id!r} does not exist in {self.root}.",
-                           key="errors.run_missing", params={"run": run_id})
+            raise RunError(key="errors.run_missing",
+                           params={"run": run_id, "root": str(self.root)})
         request, run_problems, created_at = cached_file(paths.run_json, _load_run)
         created_at = created_at or folder.st_mtime      # no run.json: the folder's time
         status, status_problems = cached_file(paths.status_json, _load_status)

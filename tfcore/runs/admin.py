@@ -197,8 +197,7 @@ def rename_run(runs_root: Path | str, run_id: str, name: str) -> dict:
     """
     name = str(name).strip()
     if not name or len(name) > 120:
-        raise RunError(f"A run name needs 1 to 120 characters. Received: {name!r}",
-                       key="runs.err.name", params={"name": name})
+        raise RunError(key="runs.err.name", params={"name": name})
     return _update_meta(_record(runs_root, run_id).paths, name=name)
 
 
@@ -207,8 +206,7 @@ def set_tags(runs_root: Path | str, run_id: str, tags: list[str] | tuple[str, ..
     clean = list(dict.fromkeys(t.strip() for t in tags if str(t).strip()))
     bad = [t for t in clean if len(t) > 40]
     if bad:
-        raise RunError(f"Tags may have at most 40 characters. Received: {bad[0]!r}",
-                       key="runs.err.tag", params={"tag": bad[0]})
+        raise RunError(key="runs.err.tag", params={"tag": bad[0]})
     return _update_meta(_record(runs_root, run_id).paths, tags=clean)
 
 
@@ -232,8 +230,7 @@ def _refuse_active(record: RunRecord) -> None:
 
     if record.status.state in ACTIVE_STATES and (
             record.status.state == "queued" or pid_alive(record.status.pid)):
-        raise RunError(f"Run {record.run_id} is {record.status.state}; stop it before "
-                       "deleting.", key="runs.err.active",
+        raise RunError(key="runs.err.active",
                        params={"run": record.run_id, "state": record.status.state})
 
 
@@ -253,8 +250,8 @@ def delete_run(runs_root: Path | str, run_id: str) -> DeleteResult:
     _refuse_active(record)
     folder = record.paths.root
     if folder.is_symlink() or folder.resolve().parent != Path(runs_root).resolve():
-        raise RunError(f"{folder} is not a run folder inside {runs_root}.",
-                       key="runs.err.outside", params={"path": str(folder)})
+        raise RunError(key="runs.err.outside",
+                       params={"path": str(folder), "root": str(runs_root)})
     freed = _size(folder)
     shutil.rmtree(folder)
     return DeleteResult(run_id=run_id, removed=(folder.name,), freed_bytes=freed)
@@ -270,8 +267,7 @@ def delete_old_checkpoints(runs_root: Path | str, run_id: str, keep: int = 1) ->
     from tfcore.runs.checkpoints import list_checkpoints
 
     if keep < 1:
-        raise RunError(f"Keep at least one checkpoint. Received: keep={keep}",
-                       key="runs.err.keep", params={"keep": keep})
+        raise RunError(key="runs.err.keep", params={"keep": keep})
     record = _record(runs_root, run_id)
     _refuse_active(record)
     if not record.paths.ckpt_dir.is_dir():

@@ -21,6 +21,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from tfcore.errors import CheckpointError
+from tfcore.messages import names
 from tfcore.tfenv import quiet_tensorflow
 
 quiet_tensorflow()
@@ -85,11 +86,12 @@ class CheckpointList:
         entry = self.latest if number is None else next(
             (e for e in self.entries if e.number == number), None)
         if entry is None:
-            numbers = [e.number for e in self.entries]
-            raise CheckpointError(
-                f"No checkpoint {number if number is not None else '(latest)'} in "
-                f"{_shown(self.directory)}; available: {numbers}.", key="runs.err.no_ckpt",
-                params={"number": str(number), "available": str(numbers)})
+            if number is None:
+                raise CheckpointError(key="runs.err.no_ckpt_yet",
+                                      params={"path": _shown(self.directory)})
+            raise CheckpointError(key="runs.err.no_ckpt", params={
+                "number": number, "path": _shown(self.directory),
+                "available": names(e.number for e in self.entries)})
         return entry
 
     def to_dict(self) -> dict:
@@ -139,8 +141,7 @@ def resolve_directory(path: Path | str) -> Path:
         return path / "ckpt" if (path / "ckpt").is_dir() else path
     if Path(str(path) + ".index").exists() or path.parent.is_dir() and _looks_like_prefix(path):
         return path.parent
-    raise CheckpointError(f"No checkpoint folder or prefix at {_shown(path)}.",
-                          key="runs.err.no_ckpt_dir", params={"path": _shown(path)})
+    raise CheckpointError(key="runs.err.no_ckpt_dir", params={"path": _shown(path)})
 
 
 def _shown(path: Path) -> str:
@@ -388,7 +389,6 @@ def read_tensor(prefix: Path | str, key: str) -> np.ndarray:
     try:
         return np.asarray(tf.train.load_checkpoint(str(prefix)).get_tensor(key))
     except Exception as exc:  # noqa: BLE001
-        raise CheckpointError(f"Cannot read {key!r} from {Path(prefix).name}: {_short(exc)}",
-                              key="runs.err.read_var",
+        raise CheckpointError(key="runs.err.read_var",
                               params={"key": key, "ckpt": Path(prefix).name,
                                       "reason": _short(exc)}) from exc

@@ -66,8 +66,8 @@ def variable_stats(prefix: Path | str, key: str, bins: int = 30) -> VariableStat
 
     value = read_tensor(prefix, key)
     if not np.issubdtype(value.dtype, np.number) and value.dtype != np.bool_:
-        raise CheckpointError(f"{key!r} holds {value.dtype} values, not numbers.",
-                              key="runs.err.not_numeric", params={"key": key})
+        raise CheckpointError(key="runs.err.not_numeric",
+                              params={"key": key, "dtype": str(value.dtype)})
     flat = value.astype(np.float64).ravel()
     counts, edges = (np.histogram(flat, bins=bins) if flat.size else (np.array([]), np.array([])))
     return VariableStats(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tfcore.errors import CheckpointError
+from tfcore.messages import names
 from tfcore.runs.restore import restore_run, run_request
 
 
@@ -69,9 +70,8 @@ def export_checkpoint(run_dir: Path | str, exports_root: Path | str, fmt: str,
         CheckpointError: unknown format, or a checkpoint that does not fit the model.
     """
     if fmt not in EXPORTERS:
-        raise CheckpointError(f"Export format must be one of {sorted(EXPORTERS)}. "
-                              f"Received: {fmt!r}", key="runs.err.format",
-                              params={"fmt": fmt, "allowed": ", ".join(sorted(EXPORTERS))})
+        raise CheckpointError(key="runs.err.format",
+                              params={"fmt": fmt, "choices": names(sorted(EXPORTERS))})
     run_dir = Path(run_dir)
     restored = restore_run(run_dir, number, require_complete=True)
     folder = Path(exports_root) / run_dir.name

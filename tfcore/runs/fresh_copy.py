@@ -61,8 +61,7 @@ def fresh_copy_outputs(run_dir: Path | str, number: int | None = None,
     from tfcore.runs.restore import restore_run, run_request
 
     if not 1 <= count <= MAX_EXAMPLES:
-        raise CheckpointError(f"count must be from 1 to {MAX_EXAMPLES}. Received: {count}",
-                              key="freshcopy.err.count",
+        raise CheckpointError(key="freshcopy.err.count",
                               params={"count": count, "max": MAX_EXAMPLES})
     request = run_request(run_dir)
     restored = restore_run(run_dir, number, require_complete=True)

@@ -241,9 +241,7 @@ def run_request(run_dir: Path | str) -> dict:
     paths = RunPaths(Path(run_dir))
     request = read_json(paths.run_json)
     if not isinstance(request, dict) or "spec" not in request:
-        raise RunError(f"Run {paths.run_id} has no readable run.json with a spec; its "
-                       "model cannot be rebuilt.", key="runs.err.no_run_json",
-                       params={"run": paths.run_id})
+        raise RunError(key="runs.err.no_run_json", params={"run": paths.run_id})
     return request
 
 
@@ -292,8 +290,7 @@ def restore_run(run_dir: Path | str, number: int | None = None,
     step = int(roots["step"].numpy()) if any(k.startswith("step/") for k, _ in report.matched) \
         else entry.number
     if require_complete and not report.complete:
-        raise CheckpointError(f"Checkpoint {entry.prefix.name} does not fit the model.",
-                              key="runs.err.incomplete", params={"ckpt": entry.prefix.name},
+        raise CheckpointError(key="runs.err.incomplete", params={"ckpt": entry.prefix.name},
                               details=list(report.problems) + list(report.missing))
     return Restored(model=model, optimizer=optimizer, prefix=entry.prefix, step=step,
                     report=report)

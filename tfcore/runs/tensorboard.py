@@ -124,8 +124,7 @@ def _folder_lock(folder: Path, timeout: float) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise RunError("Another server is still starting TensorBoard here.",
-                                   key="tensorboard.err.busy") from None
+                    raise RunError(key="tensorboard.err.busy") from None
                 time.sleep(0.1)
         try:
             yield
@@ -165,8 +164,7 @@ def open_tensorboard(logdir: Path | str, timeout: float = START_TIMEOUT_S) -> Te
     """
     folder = Path(logdir).resolve()
     if not folder.is_dir():
-        raise RunError(f"No folder {folder.name!r} to show in TensorBoard.",
-                       key="tensorboard.err.no_folder", params={"folder": folder.name})
+        raise RunError(key="tensorboard.err.no_folder", params={"folder": folder.name})
     me = process_token(os.getpid())
     with _LOCK:
         current = _CURRENT.get("info")
@@ -215,8 +213,7 @@ def _start(folder: Path, timeout: float) -> tuple[subprocess.Popen, TensorBoardI
             tail = _log_tail(log)
             _end(process_token(proc.pid), proc)
             ready.unlink(missing_ok=True)
-            raise RunError(f"TensorBoard did not start: {tail or 'no output'}",
-                           key="tensorboard.err.start", params={"log": tail or "-"})
+            raise RunError(key="tensorboard.err.start", params={"log": tail or "-"})
         time.sleep(0.2)
     ready.unlink(missing_ok=True)
     return proc, info

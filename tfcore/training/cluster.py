@@ -76,8 +76,7 @@ class ClusterConfig:
                          backup_every=int(data.get("backup_every", 20)),
                          max_restarts=int(data.get("max_restarts", MAX_RESTARTS)))
         except (TypeError, ValueError) as exc:
-            raise DeviceError(f"Bad cluster settings: {exc}", key="cluster.err.settings",
-                              params={"message": str(exc)}) from exc
+            raise DeviceError(key="cluster.err.settings", params={"message": str(exc)}) from exc
         config.check()
         return config
 
@@ -86,28 +85,22 @@ class ClusterConfig:
             for host in self.hosts:
                 match = _HOST.match(host)
                 if not match or not 1 <= int(match["port"]) <= 65535:
-                    raise DeviceError(f"A worker address must be host:port, e.g. "
-                                      f"10.0.0.2:12345. Received: {host!r}",
-                                      key="cluster.err.host", params={"host": host})
+                    raise DeviceError(key="cluster.err.host", params={"host": host})
             if len(set(self.hosts)) != len(self.hosts):
-                raise DeviceError("A worker address is listed twice.",
-                                  key="cluster.err.host_twice")
+                raise DeviceError(key="cluster.err.host_twice")
             if not 2 <= len(self.hosts) <= MAX_WORKERS_PER_RUN:
-                raise DeviceError(f"A cluster needs 2 to {MAX_WORKERS_PER_RUN} workers. "
-                                  f"Received: {len(self.hosts)} hosts",
-                                  key="cluster.err.workers", params={"value": len(self.hosts)})
+                raise DeviceError(key="cluster.err.hosts", params={
+                    "low": 2, "high": MAX_WORKERS_PER_RUN, "value": len(self.hosts)})
         elif not 2 <= self.workers <= MAX_WORKERS_PER_RUN:
-            raise DeviceError(f"A cluster needs 2 to {MAX_WORKERS_PER_RUN} workers. "
-                              f"Received: workers={self.workers}",
-                              key="cluster.err.workers", params={"value": self.workers})
-        if not SETTINGS["backup_every"].accepts(self.backup_every):
-            raise DeviceError(f"backup_every must be 1 to 1000000. Received: "
-                              f"{self.backup_every}", key="cluster.err.backup",
-                              params={"value": self.backup_every})
+            raise DeviceError(key="cluster.err.workers", params={
+                "low": 2, "high": MAX_WORKERS_PER_RUN, "value": self.workers})
+        backup = SETTINGS["backup_every"]
+        if not backup.accepts(self.backup_every):
+            raise DeviceError(key="cluster.err.backup", params={
+                "low": backup.low, "high": backup.high, "value": self.backup_every})
         if not 0 <= self.max_restarts <= 100:
-            raise DeviceError(f"max_restarts must be 0 to 100. Received: {self.max_restarts}",
-                              key="cluster.err.settings",
-                              params={"message": f"max_restarts={self.max_restarts}"})
+            raise DeviceError(key="cluster.err.restarts",
+                              params={"low": 0, "high": 100, "value": self.max_restarts})
 
 
 def is_cluster(request: Mapping[str, Any] | None) -> bool:
@@ -219,15 +212,13 @@ def read_cluster_file(path: Path) -> dict:
     try:
         body = read_json(Path(path))
     except (OSError, ValueError) as exc:
-        raise DeviceError(f"Cannot read the cluster file {str(path)!r}: {exc}",
-                          key="cluster.err.file", params={"path": str(path)}) from exc
+        raise DeviceError(key="cluster.err.file_read",
+                          params={"path": str(path), "message": str(exc)}) from exc
     ok = (isinstance(body, dict) and body.get("format") == 1
           and isinstance(body.get("workers"), list) and len(body["workers"]) >= 2
           and isinstance(body.get("request"), dict) and isinstance(body.get("run_id"), str))
     if not ok:
-        raise DeviceError(f"{str(path)!r} is not a TF Lab cluster file (format 1 with "
-                          "run_id, workers and request).", key="cluster.err.file",
-                          params={"path": str(path)})
+        raise DeviceError(key="cluster.err.file", params={"path": str(path)})
     return body
 
 

@@ -81,9 +81,7 @@ class ClusterTopology(Topology):
             start = self.backup_at        # fit: BackupAndRestore loads it at the first fit
         agreed = self.sync.sum([float(start)])[0] / self.sync.workers
         if abs(agreed - start) > 0.5:
-            raise RunError(f"The workers would continue from different steps ({start} here, "
-                           f"{agreed:g} on average); give every worker the same checkpoints.",
-                           key="cluster.err.steps", params={"step": start})
+            raise RunError(key="cluster.err.steps", params={"step": start, "average": agreed})
         return start
 
     def load_initial(self, run: Run, path: Path) -> None:

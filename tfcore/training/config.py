@@ -116,8 +116,7 @@ class TrainConfig:
         try:
             config = cls(**kwargs)
         except TypeError as exc:  # pragma: no cover - defensive
-            raise RunError(f"Bad training config: {exc}", key="train.err.config",
-                           params={"message": str(exc)}) from exc
+            raise RunError(key="train.err.config", params={"message": str(exc)}) from exc
         config.check()
         return config
 

@@ -43,15 +43,17 @@ def probe_devices(config: DeviceConfig, timeout: float = PROBE_TIMEOUT_S) -> App
                                json.dumps(config.to_dict())], capture_output=True, text=True,
                               timeout=timeout, env=env, check=False)
     except subprocess.TimeoutExpired:
-        raise DeviceError(f"The device check did not answer within {timeout:.0f} s.",
-                          key="devices.err.probe_timeout",
-                          params={"seconds": f"{timeout:.0f}"}) from None
+        raise DeviceError(key="devices.err.probe_timeout",
+                          params={"seconds": round(timeout)}) from None
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     answer = json.loads(lines[-1]) if lines else {}
     if done.returncode != 0 or "error" in answer or "logical" not in answer:
-        message = answer.get("error") or (done.stderr.strip().splitlines() or ["no answer"])[-1]
-        raise DeviceError(message, key=answer.get("key") or "devices.err.probe",
-                          params=answer.get("params") or {"message": message})
+        message = answer.get("error") or (done.stderr.strip().splitlines() or [""])[-1]
+        if answer.get("key"):
+            raise DeviceError(key=answer["key"], params=answer.get("params") or {})
+        if not message:
+            raise DeviceError(key="devices.err.no_answer", params={"code": done.returncode})
+        raise DeviceError(key="devices.err.probe", params={"message": message})
     return AppliedDevices(visible_gpus=tuple(answer["visible_gpus"]),
                           logical=tuple(answer["logical"]), strategy=answer["strategy"],
                           replicas=int(answer["replicas"]))

@@ -92,8 +92,7 @@ def apply_device_config(config: DeviceConfig) -> AppliedDevices:
                 wanted = wanted[:1]
             bad = [i for i in wanted if i < 0 or i >= len(gpus)]
             if bad:
-                raise DeviceError(f"GPU index {bad[0]} does not exist; this machine has "
-                                  f"{len(gpus)} GPU(s).", key="errors.device_gpu_index",
+                raise DeviceError(key="errors.device_gpu_index",
                                   params={"index": bad[0], "count": len(gpus)})
             chosen = [gpus[i] for i in wanted]
             tf.config.set_visible_devices(chosen, "GPU")
@@ -110,8 +109,7 @@ def apply_device_config(config: DeviceConfig) -> AppliedDevices:
                 elif config.memory_growth:
                     tf.config.experimental.set_memory_growth(gpu, True)
         elif config.kind == GPU or (config.kind == MIRRORED and config.gpus):
-            raise DeviceError("A GPU was asked for, but TensorFlow sees no GPU on this "
-                              "machine; choose the CPU.", key="errors.device_no_gpu")
+            raise DeviceError(key="errors.device_no_gpu")
         else:
             if gpus:
                 tf.config.set_visible_devices([], "GPU")
@@ -120,8 +118,8 @@ def apply_device_config(config: DeviceConfig) -> AppliedDevices:
                 tf.config.set_logical_device_configuration(
                     cpu, [tf.config.LogicalDeviceConfiguration()] * config.logical_devices)
     except RuntimeError as exc:
-        raise DeviceError(f"Device settings could not be applied: {exc}",
-                          key="errors.device_initialized", params={"message": str(exc)}) from exc
+        raise DeviceError(key="errors.device_initialized",
+                          params={"message": str(exc)}) from exc
     logical = tf.config.list_logical_devices()
     if config.kind == MIRRORED:
         kind = "GPU" if any(d.device_type == "GPU" for d in logical) else "CPU"

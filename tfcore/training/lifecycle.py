@@ -301,9 +301,7 @@ def result_fields(state: Any) -> dict[str, Any]:
 def nan_error(state: Any, config: Any) -> RunError:
     """The located error of a loss that became NaN or infinite."""
     loss = state.last_logs.get("loss")
-    return RunError(f"The loss became {loss} at step {state.step}; training stopped. "
-                    f"Try a smaller learning rate (now {config.learning_rate}).",
-                    key="train.err.nan", params={"step": state.step, "loss": str(loss),
+    return RunError(key="train.err.nan", params={"step": state.step, "loss": str(loss),
                                                  "lr": config.learning_rate})
 
 

@@ -19,33 +19,20 @@ from typing import Any, Iterable, Mapping
 
 from tfcore.errors import RunError, TFLabError
 
-# The English text of each refusal; the catalogs hold the same text under the same key
-# (tests/unit/test_training_registry.py renders both and compares).
+# The refusals' keys; their texts are the engine catalog's (tfcore/locales/*/train.json).
 INT_RANGE = "train.err.int_range"
 FLOAT_RANGE = "train.err.float_range"
 FLOAT_RANGE_OR_NONE = "train.err.float_range_or_none"
 CHOICE = "train.err.choice"
 USER_CODE_LOOP = "train.err.user_code_loop"
 CKPT_PREFIX = "train.err.ckpt_prefix"
-ENGLISH = MappingProxyType({
-    INT_RANGE: "Training setting {name!r} must be an integer from {low:,} to {high:,}. "
-               "Received: {name}={value}",
-    FLOAT_RANGE: "Training setting {name!r} must be a number from {low:g} to {high:g}. "
-                 "Received: {name}={value}",
-    FLOAT_RANGE_OR_NONE: "Training setting {name!r} must be a number from {low:g} to "
-                         "{high:g}, or null for no limit. Received: {name}={value}",
-    CHOICE: "Training setting {name!r} must be one of {choices}. Received: {name}={value}",
-    USER_CODE_LOOP: "A user-written loss or metric ({names}) trains only with the loop(s) "
-                    "{loops}. Received: {name}={value}",
-    CKPT_PREFIX: "Training setting 'ckpt_prefix' must be a file name of letters, digits, '.' "
-                 "and '_' (at most 64 characters), e.g. ckpt or model.ckpt. "
-                 "Received: ckpt_prefix={value}",
-})
+REFUSALS = (INT_RANGE, FLOAT_RANGE, FLOAT_RANGE_OR_NONE, CHOICE, USER_CODE_LOOP, CKPT_PREFIX)
 
 
 def refusal(key: str, error: type[TFLabError] = RunError, **params: Any) -> TFLabError:
-    """An engine error whose English message is :data:`ENGLISH` ``[key]`` with ``params``."""
-    return error(ENGLISH[key].format(**params), key=key, params=params)
+    """An engine error ``key`` (one of :data:`REFUSALS`) with ``params``; its English
+    message is the catalog's text."""
+    return error(key=key, params=params)
 
 
 # ---------------------------------------------------------------- numeric settings

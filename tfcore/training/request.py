@@ -31,9 +31,9 @@ def _section(data: Mapping[str, Any], name: str, required: bool = False) -> Mapp
         return _EMPTY
     if not isinstance(value, Mapping):
         if name == "spec":
-            raise RunError("A run needs a model spec.", key="train.err.no_spec")
-        raise RunError(f"run.json: {name!r} must be a JSON object. Received: {value!r:.60}",
-                       key="train.err.request_object", params={"field": name})
+            raise RunError(key="train.err.no_spec")
+        raise RunError(key="train.err.request_object",
+                       params={"field": name, "value": f"{value!r:.60}"})
     return MappingProxyType(dict(value))
 
 
@@ -43,8 +43,8 @@ def _text(data: Mapping[str, Any], name: str) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise RunError(f"run.json: {name!r} must be text. Received: {value!r:.60}",
-                       key="train.err.request_text", params={"field": name})
+        raise RunError(key="train.err.request_text",
+                       params={"field": name, "value": f"{value!r:.60}"})
     return value
 
 
@@ -74,7 +74,7 @@ class RunRequest:
             DatasetError, DeviceError: the dataset or device section is invalid.
         """
         if not isinstance(data, Mapping):
-            raise RunError("A run needs a model spec.", key="train.err.no_spec")
+            raise RunError(key="train.err.no_spec")
         data = cluster_section_moved(data)
         spec = _section(data, "spec", required=True)
         device = DeviceConfig.from_dict(dict(_section(data, "device")))
@@ -83,8 +83,7 @@ class RunRequest:
         code = data.get("custom_code")
         if code is not None and not (isinstance(code, Mapping) and all(
                 isinstance(v, str) for v in code.values())):
-            raise RunError("run.json: 'custom_code' must map file names to sources.",
-                           key="train.err.request_object", params={"field": "custom_code"})
+            raise RunError(key="train.err.custom_code_map")
         dataset = _section(data, "dataset")
         written = {k: _section(data, k) for k in ("dataset", "device") if data.get(k)}
         return cls(spec=spec,

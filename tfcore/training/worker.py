@@ -46,8 +46,7 @@ def run(run_dir: str, applied: AppliedDevices | None = None) -> int:
     try:
         body = read_json(paths.run_json)
         if not isinstance(body, dict):
-            raise RunError(f"{paths.run_json} is missing or unreadable.", key="train.err.run_json",
-                           params={"path": str(paths.run_json)})
+            raise RunError(key="train.err.run_json", params={"path": str(paths.run_json)})
         request = RunRequest.from_dict(body)
         applied = applied or apply_device_config(request.device)
         writer.set_status(state=RUNNING, pid=os.getpid(), replicas=applied.replicas,
