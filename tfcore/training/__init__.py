@@ -7,7 +7,6 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.training import jobs  # a whole module: STILL_MODULES in test_architecture
 from tfcore.training.analysis import read_analysis
 from tfcore.training.cluster import (
     CLUSTER_FILE,
@@ -72,7 +71,7 @@ __all__ = [
     "AppliedDevices", "apply_device_config", "CKPT_PREFIXES", "CLUSTER", "CLUSTER_FILE",
     "ClusterConfig", "CPU", "default_loss_and_metrics", "join_command", "MAX_WORKERS_PER_RUN",
     "SHARD_POLICY", "worker_main",
-    "DeviceConfig", "evaluate_split", "GPU", "jobs", "LOSSES", "make_optimizer", "METRICS",
+    "DeviceConfig", "evaluate_split", "GPU", "LOSSES", "make_optimizer", "METRICS",
     "MIRRORED", "OPTIMIZERS", "probe_devices", "read_analysis", "SCHEDULES", "shapes_fit",
     "tape_loop_code", "TrainConfig", "DEVICE_KINDS", "LOOP_KINDS", "SETTINGS",
     # the job manager: start, stop, resume and re-attach worker processes

@@ -5,7 +5,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from ui.runs import tensorboard_button  # a whole module: STILL_MODULES in test_architecture
+from ui.runs.tensorboard_button import open_button as open_tensorboard_button
 from ui.runs.actions import export_tab, foreign_panel, manage_tab, restore_tab
 from ui.runs.code_check import code_panel
 from ui.runs.detail import (
@@ -21,5 +21,5 @@ from ui.runs.panels import compare_panel, filters, run_label, runs_table
 __all__ = [
     "checkpoints_tab", "code_panel", "compare_panel", "config_tab", "curves_tab", "diff_tab",
     "export_tab", "filters", "foreign_panel", "listing_for", "manage_tab", "restore_tab",
-    "run_label", "runs_table", "tensorboard_button", "variables_tab",
+    "run_label", "runs_table", "open_tensorboard_button", "variables_tab",
 ]

@@ -21,7 +21,7 @@ from tfcore.rundir import (
     STOPPED,
     RunRecord,
 )
-from tfcore.training import jobs, read_analysis
+from tfcore.training import checkpoint_steps, read_analysis, resume_run, stop_run
 from ui.common import (
     cached_chart,
     catalog,
@@ -108,7 +108,7 @@ def phase_text(record: RunRecord, waiting: bool) -> str | None:
     key = f"train.phase.{phase}"
     if phase is None or key not in catalog(current_lang()):
         key = "train.phase.starting"
-    steps = jobs.checkpoint_steps(record.paths) if phase == "restoring" else []
+    steps = checkpoint_steps(record.paths) if phase == "restoring" else []
     ckpt = extra.get("phase_checkpoint") or (steps[-1] if steps else None)
     if ckpt is not None and str(ckpt).isdigit():      # named as its files are (T3)
         from tfcore.runs import checkpoint_name, run_ckpt_prefix
@@ -138,11 +138,11 @@ def _buttons(record: RunRecord) -> None:
     with guarded():
         if left.button(t("train.stop"), key="train.stop", icon=":material/stop:",
                        disabled=not can_stop):
-            jobs.stop_run(root, record.run_id)
+            stop_run(root, record.run_id)
             st.rerun(scope="fragment")
         if right.button(t("train.resume"), key="train.resume", icon=":material/play_arrow:",
                         disabled=state not in (STOPPED, INTERRUPTED)):
-            jobs.resume_run(root, record.run_id)
+            resume_run(root, record.run_id)
             mark_started(record.run_id, record.status.step)
             st.rerun()
 
@@ -218,7 +218,7 @@ def _charts(buffer: SeriesBuffer) -> None:
 
 
 def _checkpoints(record: RunRecord) -> None:
-    steps = jobs.checkpoint_steps(record.paths)
+    steps = checkpoint_steps(record.paths)
     if steps:
         from tfcore.runs import checkpoint_name, run_ckpt_prefix   # model.ckpt-N (T3)
 
@@ -295,8 +295,8 @@ def _body(run_id: str) -> None:
     if not presenter_mode():
         st.caption(t("train.tensorboard"))
         st.code(f"tensorboard --logdir {Path(record.paths.tb_dir)}", language="bash")
-        from ui.runs import tensorboard_button  # T4: the real TensorBoard, linked
-        tensorboard_button.open_button(record.paths.root.parent, record.paths.root, "train.live")
+        from ui.runs import open_tensorboard_button  # T4: the real TensorBoard, linked
+        open_tensorboard_button(record.paths.root.parent, record.paths.root, "train.live")
 
 
 # While an active run has no point yet the panel polls fast, so the first point shows
