@@ -41,7 +41,8 @@ def test_a_reserved_port_is_not_chosen_again_until_its_hold_ends(tmp_path: Path)
     with pytest.raises(DeviceError) as info:
         free_ports(1, folder=tmp_path, ephemeral=small)
     assert info.value.key == "cluster.err.no_ports"
-    assert info.value.params == {"count": 1, "low": small[0], "high": small[1]}
+    assert info.value.params == {"count": 1, "low": small[0], "high": small[1],
+                                 "host": "127.0.0.1"}
     old = time.time() - PORT_HOLD_S - 1
     os.utime(tmp_path / str(first[0]), (old, old))  # a launch long ago: free again
     assert free_ports(1, folder=tmp_path, ephemeral=small) == [first[0]]

@@ -5,8 +5,10 @@ and lists of names survive JSON files and pickling."""
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,49 @@ def test_run_file_problems_render_from_the_catalog_in_both_languages() -> None:
         messages.catalog("zh")["runs.problem.type.int"].format(**problem.params)
     torn = RunProblem("metrics.jsonl", "", "json_col", limit="7", line=3)
     assert str(torn) == "metrics.jsonl:3: is not valid JSON (column 7)"
+
+
+def _error_classes(trees) -> set[str]:
+    """Names of TFLabError and every class deriving from it, transitively, across tfcore."""
+    bases: dict[str, set[str]] = {}
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases.setdefault(node.name, set()).update(
+                    b.id if isinstance(b, ast.Name) else b.attr
+                    for b in node.bases if isinstance(b, (ast.Name, ast.Attribute)))
+    found = {"TFLabError"}
+    while grown := {name for name, parents in bases.items()
+                    if name not in found and parents & found}:
+        found |= grown
+    return found
+
+
+def test_engine_errors_are_raised_by_catalog_key_never_by_english_text() -> None:
+    root = Path(messages.__file__).resolve().parent
+    trees = {path: ast.parse(path.read_text(encoding="utf-8"))
+             for path in sorted(root.rglob("*.py"))}
+    classes = _error_classes(trees)
+    assert {"SpecError", "RunError", "DeviceError"} <= classes
+    catalogs = {lang: messages.catalog(lang) for lang in messages.LANGUAGES}
+    explicit, unknown, calls = [], [], 0
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else \
+                func.attr if isinstance(func, ast.Attribute) else None
+            if name not in classes:
+                continue
+            calls += 1
+            where = f"{path.relative_to(root.parent)}:{node.lineno}"
+            if node.args or any(kw.arg == "message" for kw in node.keywords):
+                explicit.append(where)
+            for kw in node.keywords:
+                if kw.arg == "key" and isinstance(kw.value, ast.Constant):
+                    unknown += [f"{where} {kw.value.value} ({lang})" for lang in catalogs
+                                if kw.value.value not in catalogs[lang]]
+    assert calls > 50                           # the scan sees the engine's raise sites
+    assert explicit == [], "pass key= and params=, not an English message"
+    assert unknown == [], "a key the engine raises lives in tfcore/locales/{en,zh}"

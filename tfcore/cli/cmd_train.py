@@ -102,15 +102,10 @@ def _device(args: argparse.Namespace) -> dict:
 
     if (args.device or "").strip().lower() != "cluster":
         if args.hosts or args.workers is not None:
-            raise RunError("--workers and --hosts describe a cluster run; add --device "
-                           "cluster.", key="cluster.err.flags",
-                           params={"message": "--workers/--hosts without --device cluster"})
+            raise RunError(key="cluster.err.flags_need_cluster")
         return device_config(args)
     if args.logical_devices or args.gpus or args.memory_limit:
-        raise RunError("A cluster run's workers each train on their own CPU or GPUs; "
-                       "--logical-devices, --gpus and --memory-limit do not apply.",
-                       key="cluster.err.flags",
-                       params={"message": "--device cluster with a device setting"})
+        raise RunError(key="cluster.err.flags_device")
     return {"kind": "cluster"}
 
 
@@ -121,9 +116,7 @@ def _cluster(args: argparse.Namespace) -> dict:
     if args.hosts and args.workers is not None:
         from tfcore.errors import RunError
 
-        raise RunError("Give --workers (processes on this machine) or --hosts (one worker "
-                       "per host:port), not both.", key="cluster.err.flags",
-                       params={"message": "--workers with --hosts"})
+        raise RunError(key="cluster.err.flags_both")
     config = ClusterConfig.from_dict({"workers": args.workers or SETTINGS["workers"].default,
                                       "hosts": args.hosts or (),
                                       "backup_every": args.backup_every})

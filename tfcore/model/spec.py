@@ -168,8 +168,7 @@ class ModelSpec:
         for entry in self.all_layers():
             if entry.name == name:
                 return entry
-        raise SpecError(f"No layer named {name!r} in spec {self.name!r}.",
-                        key="spec.no_layer", params={"layer": name})
+        raise SpecError(key="spec.no_layer_in", params={"layer": name, "spec": self.name})
 
 
 def _plain(value: Any) -> Any:
@@ -285,7 +284,7 @@ def from_dict(data: Any) -> ModelSpec:
     """
     problems: list[Problem] = []
     if not isinstance(data, Mapping):
-        raise SpecError("A model spec must be a JSON object.", key="spec.not_object",
+        raise SpecError(key="spec.not_object",
                         details=[Problem("spec", "", type(data).__name__,
                                          "A model spec must be a JSON object.")])
     from tfcore.model.limits import check_data
@@ -315,8 +314,7 @@ def from_dict(data: Any) -> ModelSpec:
         problems.append(Problem("spec", "outputs", outputs, "outputs must be a list of names."))
         outputs = []
     if problems:
-        raise SpecError(f"The model spec has {len(problems)} problem(s).",
-                        key="spec.invalid", params={"count": len(problems)},
+        raise SpecError(key="spec.invalid", params={"count": len(problems)},
                         details=problems)
     return ModelSpec(name=str(data.get("name") or "model"), kind=kind,
                      inputs=tuple(inputs), layers=tuple(layers), outputs=tuple(outputs),
@@ -331,17 +329,16 @@ def from_json(text: str) -> ModelSpec:
         SpecError: the text is not JSON, is too long or nested too deep, or the document
             is not a valid spec.
     """
-    from tfcore.model.limits import check_json_text
+    from tfcore.model.limits import MAX_JSON_DEPTH, check_json_text
 
     check_json_text(text)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         if isinstance(exc, RecursionError):
-            raise SpecError("The JSON is nested too deep.", key="spec.too_deep",
-                            params={"depth": "?", "limit": 64, "line": "-", "col": "-"}) from None
+            raise SpecError(key="spec.nested_too_deep",
+                            params={"limit": MAX_JSON_DEPTH}) from None
 
-        raise SpecError(f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-                        key="spec.bad_json",
+        raise SpecError(key="spec.bad_json",
                         params={"msg": exc.msg, "line": exc.lineno, "col": exc.colno}) from exc
     return from_dict(data)

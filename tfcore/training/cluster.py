@@ -180,9 +180,8 @@ def free_ports(count: int, host: str = "127.0.0.1", folder: Path | None = None,
                 chosen.append(port)
                 if len(chosen) == count:
                     return chosen
-    raise DeviceError(f"No {count} free ports outside the ephemeral range {low}-{high} "
-                      f"on {host}.", key="cluster.err.no_ports",
-                      params={"count": count, "low": low, "high": high})
+    raise DeviceError(key="cluster.err.no_ports",
+                      params={"count": count, "low": low, "high": high, "host": host})
 
 
 def worker_addresses(config: ClusterConfig) -> list[str]:

@@ -37,14 +37,7 @@ class FitProblem:
 
     def error(self) -> RunError:
         """The worker's refusal for this problem."""
-        p = self.params
-        text = {INPUT_SHAPE: f"The model expects inputs of shape {p.get('model')} but dataset "
-                             f"{p.get('dataset')!r} has inputs of shape {p.get('data')}; "
-                             "choose a matching model or dataset.",
-                CLASSES: f"The model outputs {p.get('outputs')} values but dataset "
-                         f"{p.get('dataset')!r} has {p.get('classes')} classes; change the "
-                         "last layer's units."}[self.key]
-        return RunError(text, key=self.key, params=dict(p))
+        return RunError(key=self.key, params=dict(self.params))
 
 
 def fit_problems(shapes: ModelShapes, info: Any, loss: str | None) -> list[FitProblem]:

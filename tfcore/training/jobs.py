@@ -312,8 +312,7 @@ def stop_run(runs_root: Path, run_id: str) -> str:
                 return STOPPING
             _mark_interrupted(record.paths)
             return INTERRUPTED
-    raise RunError(f"Run {run_id!r} is {state}; only a queued or running run can be stopped.",
-                   key="train.err.not_active", params={"run": run_id, "state": state})
+    raise RunError(key="train.err.not_active", params={"run": run_id, "state": state})
 
 
 def resume_run(runs_root: Path, run_id: str) -> str:
@@ -329,9 +328,7 @@ def resume_run(runs_root: Path, run_id: str) -> str:
         record = store.get(run_id)
         state = record.status.state
         if state not in (STOPPED, INTERRUPTED):
-            raise RunError(f"Run {run_id!r} is {state}; only a stopped or interrupted run "
-                           "can be resumed.", key="train.err.not_resumable",
-                           params={"run": run_id, "state": state})
+            raise RunError(key="train.err.not_resumable", params={"run": run_id, "state": state})
         record.paths.stop_request.unlink(missing_ok=True)
         resumes = int(record.status.extra.get("resumes") or 0) + 1
         RunWriter(record.paths).set_status(state=QUEUED, queued_at=time.time(), pid=None,
@@ -365,5 +362,4 @@ def wait_for(runs_root: Path, run_id: str, timeout: float = 600.0,
             return state
         reconcile(Path(runs_root))
         time.sleep(poll)
-    raise RunError(f"Run {run_id!r} did not finish within {timeout:.0f} s.",
-                   key="train.err.timeout", params={"run": run_id, "seconds": timeout})
+    raise RunError(key="train.err.timeout", params={"run": run_id, "seconds": timeout})

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from tfcore.errors import RunError
+from tfcore.messages import Text
 
 OK, SWITCH, REFUSE = "ok", "switch", "refuse"
 LOGITS, PROBS = "logits", "probabilities"
@@ -104,8 +105,9 @@ class LossChoice:
 
     def error(self) -> RunError:
         """The refusal as a RunError (``train.err.output_loss``)."""
-        return RunError(self.message(), key="train.err.output_loss",
-                        params={**self.params, "fix": self.fix})
+        return RunError(key="train.err.output_loss", params={
+            **self.params, "output": Text(f"train.output.{self.params['output']}"),
+            "fix": self.fix})
 
 
 def _activation(layer: Any) -> tuple[bool, str | None]:
