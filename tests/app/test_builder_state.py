@@ -94,3 +94,24 @@ def test_a_damaged_draft_is_reported_and_the_builder_starts_clean() -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert [w for w in at.warning if str(path) in w.value and "cannot be read" in w.value]
     assert at.session_state[DRAFT] == get_preset("mlp")
+
+
+def test_a_saved_model_is_not_unsaved_and_open_saved_asks_after_edits() -> None:
+    at = open_page("app_pages/builder.py", "en")
+    _add(at, "Dropout")
+    at.text_input(key="bld.save_name").set_value("kept_net")
+    at.button(key="bld.save").click().run()
+    saved = at.session_state[DRAFT]
+    at.selectbox(key="bld.start").set_value("tied")
+    at.button(key="bld.load").click().run()          # saved just now: loads at once
+    assert not at.warning and _types(at) != _types_of(saved)
+    _add(at, "Flatten")
+    at.selectbox(key="bld.saved_pick").set_value("kept_net")
+    at.button(key="bld.open_saved").click().run()    # edits since the load: asks
+    assert _types(at)[-1] == "Flatten" and len(at.warning) == 1
+    at.button(key="bld.confirm_replace").click().run()
+    assert _types(at) == _types_of(saved) and not at.warning
+
+
+def _types_of(spec) -> list[str]:
+    return [layer.type for layer in spec.layers]
