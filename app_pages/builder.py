@@ -5,7 +5,10 @@ import streamlit as st
 from tfcore.model import get_preset, preset_names, preset_title, scratch_spec, summarize
 from ui.builder import (
     DRAFT,
+    ask_load,
+    autosave_draft,
     code_tab,
+    confirm_load,
     deferred_panel,
     diagram,
     header_editor,
@@ -15,31 +18,31 @@ from ui.builder import (
     layers_editor,
     outputs_editor,
     problems_panel,
-    replace_draft,
+    restore_draft,
     save_tab,
     summary_table,
     try_panel,
 )
 from ui.canvas import canvas_mode
-from ui.common import CURRENT_SPEC_KEY, pick, plain, t
+from ui.common import CURRENT_SPEC_KEY, kept, pick, plain, t
 
 st.title(t("builder.title"))
 st.caption(t("builder.intro"))
 
-if DRAFT not in st.session_state:
-    st.session_state[DRAFT] = st.session_state.get(CURRENT_SPEC_KEY) or get_preset("mlp")
+restore_draft()     # this session's autosaved model (after a reload or a restart too)
 
 starts = ["scratch", *preset_names()]
 cols = st.columns([3, 1], vertical_alignment="bottom")
-cols[0].selectbox(t("builder.start"), starts, key="bld.start", index=starts.index("mlp"),
-                  format_func=labels({n: t("builder.scratch") if n == "scratch"
-                                      else pick(preset_title(n)) for n in starts}))
+kept(cols[0].selectbox, t("builder.start"), starts, key="bld.start", index=starts.index("mlp"),
+     format_func=labels({n: t("builder.scratch") if n == "scratch"
+                         else pick(preset_title(n)) for n in starts}))
 cols[1].button(t("builder.load"), key="bld.load", icon=":material/restart_alt:",
-               on_click=lambda: replace_draft(scratch_spec() if st.session_state["bld.start"]
-                                              == "scratch" else get_preset(
-                                                  st.session_state["bld.start"])))
+               on_click=lambda: ask_load(scratch_spec() if st.session_state["bld.start"] ==
+                                         "scratch" else get_preset(st.session_state["bld.start"])))
+confirm_load()      # Load with unsaved edits asks first
 
 if canvas_mode():  # the Canvas mode draws its own editor and panels (ui/canvas)
+    autosave_draft(st.session_state[DRAFT])
     st.stop()
 draft = st.session_state[DRAFT]
 before = summarize(draft)
@@ -54,6 +57,7 @@ with left:
     spec = layers_editor(spec, by_layer)
     spec = outputs_editor(spec)
 st.session_state[DRAFT] = spec
+autosave_draft(spec)
 
 summary = summarize(spec)
 if list(map(str, summary.problems)) != list(map(str, before.problems)):

@@ -157,7 +157,8 @@ def test_save_as_follows_the_model_name_not_the_preset() -> None:
     assert at.text_input(key="bld.save_name").value == "cnn"
     _end(at.text_input, ".model_name").set_value("my_digits_net").run()
     assert at.text_input(key="bld.save_name").value == "my_digits_net"
-    _load(at, "tied")
+    _load(at, "tied")                                    # the rename is unsaved: it asks
+    at.button(key="bld.confirm_replace").click().run()
     assert at.text_input(key="bld.save_name").value == "tied"
 
 

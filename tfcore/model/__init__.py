@@ -67,6 +67,8 @@ from tfcore.model.spec_ops import (
     ungroup,
     unique_name,
 )
+from tfcore.model.drafts import (Draft, new_draft_id, read_draft, spec_digest, valid_draft_id,
+                                  write_draft)
 from tfcore.model.spec_ops import rename as rename_layer
 from tfcore.model.store import list_specs, load_spec, save_spec
 from tfcore.model.summary import ModelSummary, deferred_demo, summarize
@@ -90,6 +92,7 @@ __all__ = [
     # the builder's other edits, and saved models
     "BLOCK", "convert_kind", "rename_layer", "reuse_layer", "unique_name",
     "list_specs", "load_spec", "save_spec",
+    "Draft", "new_draft_id", "read_draft", "spec_digest", "valid_draft_id", "write_draft",
     # the canvas: its events as spec edits, the drawing of one level
     "apply_canvas_event", "block_view", "CANVAS_BLOCK_INPUT", "canvas_drawing",
     "CANVAS_NEW_INPUT", "CANVAS_OUTPUTS",

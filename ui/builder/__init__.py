@@ -19,6 +19,7 @@ from ui.builder.editor import (
     problem_text,
     replace_draft,
 )
+from ui.builder.drafts import ask_load, autosave_draft, confirm_load, mark_saved, restore_draft
 from ui.builder.fields import config_form, labels
 from ui.builder.panels import (
     code_tab,
@@ -36,5 +37,6 @@ __all__ = [
     "outputs_editor", "problem_text", "replace_draft", "try_panel",
     "block_breadcrumb", "block_error_text", "open_block_path", "set_open_block",
     "code_tab", "deferred_panel", "diagram", "io_tab", "problems_panel", "save_tab",
-    "summary_table",
+    "summary_table", "ask_load", "autosave_draft", "confirm_load", "mark_saved",
+    "restore_draft",
 ]

@@ -23,7 +23,8 @@ from tfcore.model import (
     save_spec,
 )
 from ui.builder.diagram import COMPACT, spec_to_dot
-from ui.builder.editor import problem_text, replace_draft
+from ui.builder.drafts import ask_load, mark_saved
+from ui.builder.editor import problem_text
 from ui.builder.fields import labels, parse_ints
 from ui.common import guarded, plain, show_error, t, workspace
 
@@ -97,7 +98,7 @@ def _load(spec: ModelSpec) -> None:
     """Open a pasted, uploaded or saved spec in the editor, unless a parameter value does
     not fit its field (the form could only show a default in its place)."""
     check_values(spec)
-    replace_draft(spec)
+    ask_load(spec)
 
 
 def _import_upload(upload) -> ModelSpec:
@@ -143,6 +144,7 @@ def save_tab(spec: ModelSpec, ok: bool) -> None:
                  icon=":material/save:"):
         with guarded():
             path = save_spec(ws, name, spec)
+            mark_saved(spec)
             st.success(t("builder.saved", name=plain(name),
                          path=plain(path.relative_to(ws.root.resolve()).as_posix())))
     saved = list_specs(ws)

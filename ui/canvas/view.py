@@ -46,7 +46,7 @@ from ui.builder import (
 from ui.canvas import history
 from ui.canvas.component import KEY, check_event, component_events, label_names, model_canvas
 from ui.canvas.side import SELECTED, side_panel
-from ui.common import CURRENT_SPEC_KEY, pick, plain, t
+from ui.common import CURRENT_SPEC_KEY, kept, pick, plain, t
 
 MODE, ACK, REV, ERROR = "bld.mode", "canvas.ack", "canvas.rev", "canvas.error"
 HEIGHT = 620
@@ -56,8 +56,8 @@ def canvas_mode() -> bool:
     """The Forms/Canvas switch; in Canvas mode draw the whole editor and return True (the
     page then stops), else return False (the page draws its forms)."""
     modes = ["forms", "canvas"]
-    mode = st.radio(t("canvas.mode"), modes, horizontal=True, key=MODE,
-                    format_func=labels({m: t(f"canvas.mode.{m}") for m in modes}))
+    mode = kept(st.radio, t("canvas.mode"), modes, horizontal=True, key=MODE, index=0,
+                allowed=modes, format_func=labels({m: t(f"canvas.mode.{m}") for m in modes}))
     if mode != "canvas":
         return False
     _page()

@@ -8,7 +8,7 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from ui.common.chart_cache import cached_chart, frame_digest
-from ui.common.errors import guarded, located_text, show_error
+from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
 from ui.common.memory import forget, kept, recall, remember, remembered
@@ -49,6 +49,7 @@ __all__ = [
     "init_language",
     "kept",
     "keras_reset_disabled",
+    "error_text",
     "located_text",
     "metric_label",
     "pick",
