@@ -3,9 +3,12 @@ builder in presenter mode, neither scrolls sideways nor cuts a button's label.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tests.browser.conftest import wait_idle
+from tests.browser.conftest import click_and_wait, wait_idle
+from ui.common.i18n import catalog
 
 PAGES = ("home", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
          "train", "runs", "timing")
@@ -19,6 +22,9 @@ CUT_JS = """() => {
   const main = document.querySelector("[data-testid='stMainBlockContainer']");
   if (main && main.scrollWidth > main.clientWidth + 1)
     cut.push(`main block scrolls by ${main.scrollWidth - main.clientWidth}px`);
+  for (const grid of document.querySelectorAll("[data-testid='stMain'] [data-testid='stDataFrame'] .dvn-scroller"))
+    if (grid.scrollWidth > grid.clientWidth + 1)
+      cut.push(`table "${(grid.closest("[data-testid='stDataFrame']").innerText || "").slice(0, 40)}" hides ${grid.scrollWidth - grid.clientWidth}px of columns`);
   const seen = (el) => el.offsetParent !== null && el.getClientRects().length > 0;
   for (const button of document.querySelectorAll("[data-testid='stMain'] button")) {
     if (!seen(button)) continue;
@@ -38,9 +44,20 @@ CUT_JS = """() => {
 }"""
 
 
-def _cuts(page, url: str) -> list[str]:
+def _literal(template: str) -> str:
+    """The longest fixed piece of a catalog template (the text around its fields)."""
+    return max(re.split(r"\{[^}]*\}", template), key=len).strip()
+
+
+def _cuts(page, url: str, press: tuple[str, str] | None = None) -> list[str]:
+    """What is cut on ``url`` (after pressing the button ``press[0]`` and seeing the text
+    ``press[1]``, if given)."""
     page.goto(url)
     wait_idle(page)
+    if press:
+        label, expect = press
+        click_and_wait(page, page.get_by_role("button", name=label, exact=True).first,
+                       page.get_by_text(expect).first)
     return page.evaluate(CUT_JS)
 
 
@@ -52,8 +69,14 @@ def test_no_page_is_cut_at_1280(server: str, page, lang: str) -> None:
         cuts = _cuts(page, f"{server}/{stem}?lang={lang}")
         if cuts:
             found[stem] = cuts
-    cuts = _cuts(page, f"{server}/builder?lang={lang}&present=1")
-    if cuts:
-        found["builder (presenter)"] = cuts
+    words = catalog(lang)
+    states = {"builder (presenter)": (f"builder?lang={lang}&present=1", None),
+              "weights after Initialize": (
+                  f"weights?lang={lang}",
+                  (words["weights.init.apply"], _literal(words["weights.init.compare"])))}
+    for name, (path, press) in states.items():
+        cuts = _cuts(page, f"{server}/{path}", press)
+        if cuts:
+            found[name] = cuts
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
                                 for line in lines)
