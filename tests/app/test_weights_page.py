@@ -18,12 +18,17 @@ EN = catalog("en")
 
 
 def _table(at) -> pd.DataFrame:
-    """The variable table (the dataframe with a Path and a Used-by column)."""
+    """The variable table joined with its statistics (the dataframes with a Path column and
+    a Used-by or a Mean column), indexed by path."""
+    path, parts = EN["weights.col.path"], []
     for frame in at.dataframe:
         value = frame.value
-        if EN["weights.col.path"] in value.columns and EN["weights.col.layers"] in value.columns:
-            return value.set_index(EN["weights.col.path"])
-    raise AssertionError("no variable table on the page")
+        if path in value.columns and ({EN["weights.col.layers"], EN["weights.col.mean"]}
+                                      & set(value.columns)):
+            parts.append(value.set_index(path))
+    if len(parts) != 2:
+        raise AssertionError("no variable table and statistics on the page")
+    return parts[0].join(parts[1])
 
 
 def _model(at):
