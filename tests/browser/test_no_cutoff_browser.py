@@ -4,10 +4,12 @@ builder in presenter mode, neither scrolls sideways nor cuts a button's label.""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import pytest
 
-from tests.browser.conftest import click_and_wait, wait_idle
+from tests.browser.conftest import choose_option, click_and_wait, wait_idle
+from tfcore.model.presets import preset_title
 from ui.common.i18n import catalog
 
 PAGES = ("home", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
@@ -40,6 +42,11 @@ CUT_JS = """() => {
     if (text.endsWith("…") && !(button.getAttribute("aria-label") || "").endsWith("…"))
       cut.push(`button "${text}" ends in an ellipsis`);
   }
+  for (const el of document.querySelectorAll("[data-testid='stMain'] *")) {
+    if (el.closest("button") || !seen(el) || el.children.length) continue;
+    if (getComputedStyle(el).textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1)
+      cut.push(`text "${(el.innerText || "").trim()}" cut: ${el.scrollWidth} > ${el.clientWidth}`);
+  }
   return cut;
 }"""
 
@@ -49,33 +56,46 @@ def _literal(template: str) -> str:
     return max(re.split(r"\{[^}]*\}", template), key=len).strip()
 
 
-def _cuts(page, url: str, press: tuple[str, str] | None = None) -> list[str]:
-    """What is cut on ``url`` (after pressing the button ``press[0]`` and seeing the text
-    ``press[1]``, if given)."""
+def _initialize(page, lang: str) -> None:
+    """Weights lab: press Initialize and wait for the before/after histograms."""
+    words = catalog(lang)
+    click_and_wait(page, page.get_by_role("button", name=words["weights.init.apply"],
+                                          exact=True).first,
+                   page.get_by_text(_literal(words["weights.init.compare"])).first)
+
+
+def _load_preset(name: str) -> Callable:
+    """Builder: start from the preset ``name`` (Load), e.g. one with shared weights."""
+    def load(page, lang: str) -> None:
+        words = catalog(lang)
+        choose_option(page, words["builder.start"], preset_title(name)[lang])
+        click_and_wait(page, page.get_by_role("button", name=words["builder.load"]).first)
+    return load
+
+
+def _cuts(page, url: str, lang: str, prepare: Callable | None = None) -> list[str]:
+    """What is cut on ``url`` (after ``prepare(page, lang)``, if given)."""
     page.goto(url)
     wait_idle(page)
-    if press:
-        label, expect = press
-        click_and_wait(page, page.get_by_role("button", name=label, exact=True).first,
-                       page.get_by_text(expect).first)
+    if prepare is not None:
+        prepare(page, lang)
     return page.evaluate(CUT_JS)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_page_is_cut_at_1280(server: str, page, lang: str) -> None:
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    states = {stem: (f"{stem}?lang={lang}", None) for stem in PAGES}
+    states.update({
+        "builder (presenter)": (f"builder?lang={lang}&present=1", None),
+        "builder, tied preset (presenter)": (f"builder?lang={lang}&present=1",
+                                             _load_preset("tied")),
+        "builder, cats/dogs CNN": (f"builder?lang={lang}", _load_preset("cats_dogs_cnn")),
+        "weights after Initialize": (f"weights?lang={lang}", _initialize),
+    })
     found = {}
-    for stem in PAGES:
-        cuts = _cuts(page, f"{server}/{stem}?lang={lang}")
-        if cuts:
-            found[stem] = cuts
-    words = catalog(lang)
-    states = {"builder (presenter)": (f"builder?lang={lang}&present=1", None),
-              "weights after Initialize": (
-                  f"weights?lang={lang}",
-                  (words["weights.init.apply"], _literal(words["weights.init.compare"])))}
-    for name, (path, press) in states.items():
-        cuts = _cuts(page, f"{server}/{path}", press)
+    for name, (path, prepare) in states.items():
+        cuts = _cuts(page, f"{server}/{path}", lang, prepare)
         if cuts:
             found[name] = cuts
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
