@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP, assert_clean, open_page
+from tests.app.apptest_helpers import weights_table as _table
 from tests.unit.fixtures_weights import make_run, scenario_spec
 from tfcore.model.spec import InputSpec, LayerSpec, ModelSpec
 from tfcore.workspace import default_workspace
@@ -15,20 +16,6 @@ from ui.common.i18n import catalog
 
 PAGE = "app_pages/weights.py"
 EN = catalog("en")
-
-
-def _table(at) -> pd.DataFrame:
-    """The variable table joined with its statistics (the dataframes with a Path column and
-    a Used-by or a Mean column), indexed by path."""
-    path, parts = EN["weights.col.path"], []
-    for frame in at.dataframe:
-        value = frame.value
-        if path in value.columns and ({EN["weights.col.layers"], EN["weights.col.mean"]}
-                                      & set(value.columns)):
-            parts.append(value.set_index(path))
-    if len(parts) != 2:
-        raise AssertionError("no variable table and statistics on the page")
-    return parts[0].join(parts[1])
 
 
 def _model(at):
