@@ -50,7 +50,7 @@ by_layer: dict[str, list] = {}
 for problem in before.problems:
     by_layer.setdefault(problem.location, []).append(problem)
 
-left, right = st.columns([1, 1], gap="large")
+left, right = st.columns([9, 11], gap="large")   # the summary table needs the wider half
 with left:
     spec = header_editor(draft)
     spec = inputs_editor(spec)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT
@@ -59,3 +60,18 @@ def assert_clean(at: AppTest, lang: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
     missing = untranslated(at, lang)
     assert not missing, f"strings not in the {lang} catalog: {missing}"
+
+
+def weights_table(at: AppTest) -> pd.DataFrame:
+    """The variable table joined with its statistics (the dataframes with a Path column and
+    a Used-by or a Mean column), indexed by path."""
+    words = catalog("en")
+    path, parts = words["weights.col.path"], []
+    for frame in at.dataframe:
+        value = frame.value
+        if path in value.columns and ({words["weights.col.layers"], words["weights.col.mean"]}
+                                      & set(value.columns)):
+            parts.append(value.set_index(path))
+    if len(parts) != 2:
+        raise AssertionError("no variable table and statistics on the page")
+    return parts[0].join(parts[1])

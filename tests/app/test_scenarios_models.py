@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import open_page
+from tests.app.apptest_helpers import weights_table as _table
 from tests.app.scenario_helpers import (
     assert_clean,
     chart_frames,
@@ -163,12 +164,6 @@ def _weights(preset: str = "b1_mlp") -> AppTest:
     at.selectbox(key="weights.preset").set_value(preset).run()
     assert_clean(at, "en")
     return at
-
-
-def _table(at: AppTest) -> pd.DataFrame:
-    frame = next(f.value for f in at.dataframe if EN["weights.col.path"] in f.value.columns
-                 and EN["weights.col.layers"] in f.value.columns)
-    return frame.set_index(EN["weights.col.path"])
 
 
 def _initialize(at: AppTest, scope: str, name: str, *, layer: str | None = None,

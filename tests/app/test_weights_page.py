@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP, assert_clean, open_page
+from tests.app.apptest_helpers import weights_table as _table
 from tests.unit.fixtures_weights import make_run, scenario_spec
 from tfcore.model.spec import InputSpec, LayerSpec, ModelSpec
 from tfcore.workspace import default_workspace
@@ -15,15 +16,6 @@ from ui.common.i18n import catalog
 
 PAGE = "app_pages/weights.py"
 EN = catalog("en")
-
-
-def _table(at) -> pd.DataFrame:
-    """The variable table (the dataframe with a Path and a Used-by column)."""
-    for frame in at.dataframe:
-        value = frame.value
-        if EN["weights.col.path"] in value.columns and EN["weights.col.layers"] in value.columns:
-            return value.set_index(EN["weights.col.path"])
-    raise AssertionError("no variable table on the page")
 
 
 def _model(at):

@@ -110,14 +110,14 @@ def group_row(spec: ModelSpec, path: tuple[str, ...], key: Callable[..., str],
         return
     with st.container(border=True):
         st.markdown(f"**{t('blocks.group_title')}**")
-        cols = st.columns([3, 2, 2], vertical_alignment="bottom")
+        cols = st.columns([3, 2], vertical_alignment="bottom")   # the button gets its own row
         pick_key, name_key = key("group", "pick"), key("group", "name")
         cols[0].multiselect(t("blocks.group_pick"), names, key=pick_key,
                             help=t("blocks.group_pick_help"),
                             placeholder=choose_placeholder(names, many=True))
         cols[1].text_input(t("blocks.group_name"), unique_name(spec, "block"),
                            key=name_key, help=t("blocks.group_name_help"))
-        cols[2].button(t("blocks.group"), key="bld.group", icon=":material/folder_special:",
-                       on_click=guarded_edit(draft, replace_draft, _group, pick_key, name_key),
-                       disabled=not names, width="stretch")
+        st.button(t("blocks.group"), key="bld.group", icon=":material/folder_special:",
+                  on_click=guarded_edit(draft, replace_draft, _group, pick_key, name_key),
+                  disabled=not names, width="stretch")
         show_block_error()

@@ -244,7 +244,7 @@ def _add_row(path: tuple[str, ...]) -> None:
     block when one is open)."""
     families = [ALL, *[c for c in CATEGORIES if any(lt.category == c
                                                      for lt in layer_types().values())]]
-    cols = st.columns([2, 3, 2], vertical_alignment="bottom")
+    cols = st.columns([2, 3], vertical_alignment="bottom")   # Add gets its own row: never cut
     family = cols[0].selectbox(t("builder.add_family"), families, key="bld.add_family",
                                format_func=labels({c: t("builder.family_all") if c == ALL
                                                    else t(f"builder.category.{c}")
@@ -254,11 +254,10 @@ def _add_row(path: tuple[str, ...]) -> None:
     cols[1].selectbox(t("builder.add_type"), types, key="bld.add_type",
                       help=t("builder.add_type_help", count=len(types)),
                       format_func=labels({n: _type_label(n) for n in types}))
-    cols[2].button(t("builder.add_layer") if not path else t("blocks.add_inside",
-                                                             name=plain(path[-1])),
-                   key="bld.add", icon=":material/add:", type="primary",
-                   on_click=lambda: _op(add_layer_at, path,
-                                        st.session_state["bld.add_type"])())
+    st.button(t("builder.add_layer") if not path else t("blocks.add_inside",
+                                                        name=plain(path[-1])),
+              key="bld.add", icon=":material/add:", type="primary", width="stretch",
+              on_click=lambda: _op(add_layer_at, path, st.session_state["bld.add_type"])())
 
 
 def _all_problems(entry: LayerSpec, problems: dict[str, list]) -> list:

@@ -40,11 +40,12 @@ def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
 
 
 def summary_table(summary: ModelSummary) -> None:
+    shares = any(r.shares for r in summary.rows)   # the column only when a layer shares
     frame = pd.DataFrame([{
         t("builder.col.layer"): r.name, t("builder.col.type"): r.type,
         t("builder.col.shape"): r.output_shape,
         t("builder.col.params"): "?" if r.params is None else f"{r.params:,}",
-        t("builder.col.shares"): r.shares or "",
+        **({t("builder.col.shares"): r.shares or ""} if shares else {}),
     } for r in summary.rows])
     st.dataframe(frame, hide_index=True, width="stretch")
     cols = st.columns(3)

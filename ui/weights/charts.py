@@ -82,14 +82,15 @@ def filter_grid_chart(kernel: np.ndarray, channel: int, filter_title: str,
         facet=alt.Facet("filter:O", title=filter_title), columns=columns)
 
 
-def side_by_side_histograms(before: Histogram, after: Histogram, before_title: str,
-                            after_title: str, value_title: str, count_title: str) -> alt.Chart:
-    """Two histograms next to each other (before / after an initialization)."""
+def before_after_histograms(before: Histogram, after: Histogram, before_title: str,
+                            after_title: str, value_title: str,
+                            count_title: str) -> tuple[alt.Chart, alt.Chart]:
+    """Two histograms (before / after an initialization), each as wide as its column."""
     left = histogram_chart(before, value_title, count_title, "#9ca3af", 200).properties(
-        title=before_title, width=260)
+        title=before_title)
     right = histogram_chart(after, value_title, count_title, "#4c78a8", 200).properties(
-        title=after_title, width=260)
-    return alt.hconcat(left, right)
+        title=after_title)
+    return left, right
 
 
 def activation_chart(frame: pd.DataFrame, layer_title: str, value_title: str) -> alt.Chart:

@@ -101,9 +101,12 @@ def variable_table(table: WeightTable) -> None:
     rows = [{t("weights.col.path"): v.path, t("weights.col.layers"): ", ".join(v.layers),
              t("weights.col.shape"): str(v.shape), t("weights.col.dtype"): v.dtype,
              t("weights.col.trainable"): v.trainable, t("weights.col.params"): v.params,
-             t("weights.col.device"): v.device, **_stats_row(v.stats)}
-            for v in table.variables]
+             t("weights.col.device"): v.device} for v in table.variables]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="weights.table")
+    st.caption(t("weights.table.stats"))   # a second table: all 14 columns do not fit 1280 px
+    stats = [{t("weights.col.path"): v.path, **_stats_row(v.stats)} for v in table.variables]
+    st.dataframe(pd.DataFrame(stats), hide_index=True, width="stretch",
+                 key="weights.table.stats")
 
 
 def choose_variable(table: WeightTable) -> VariableInfo:
@@ -189,18 +192,25 @@ def init_panel(table: WeightTable) -> None:
                   help=t("weights.init.rewind_help"))
     with right:
         show_flash("init")
-        _before_after()
+        last = st.session_state.get(act.LAST_INIT)
+        if last:
+            _before_after(last)
+        else:
+            st.caption(t("weights.init.none_yet"))
+    if last:   # the five columns need the page's whole width
+        _compare_table(last)
 
 
-def _before_after() -> None:
-    last = st.session_state.get(act.LAST_INIT)
-    if not last:
-        st.caption(t("weights.init.none_yet"))
-        return
+def _before_after(last: dict) -> None:
     st.caption(t("weights.init.compare", path=last["path"]))
-    st.altair_chart(charts.side_by_side_histograms(
+    pair = charts.before_after_histograms(
         last["before"], last["after"], t("weights.init.before"), t("weights.init.after"),
-        t("weights.axis.value"), t("weights.axis.count")))
+        t("weights.axis.value"), t("weights.axis.count"))
+    for column, chart in zip(st.columns(2), pair):   # each as wide as its half: never cut
+        column.altair_chart(chart, width="stretch")
+
+
+def _compare_table(last: dict) -> None:
     st.dataframe(pd.DataFrame([{
         t("weights.col.path"): c.path,
         t("weights.col.mean_before"): _fmt(c.before.mean),

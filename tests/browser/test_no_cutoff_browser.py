@@ -1,0 +1,104 @@
+"""Nothing cut off at 1280x800 (issue 23 item 10): every page in both languages, the builder
+with a few presets and the weights lab after an initialization (presenter mode too) neither
+scrolls sideways, nor cuts a button's label or an ellipsized text, nor hides table columns."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import pytest
+
+from tests.browser.conftest import choose_option, click_and_wait, wait_idle
+from tfcore.model.presets import preset_title
+from ui.common.i18n import catalog
+
+PAGES = ("home", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
+         "train", "runs", "timing")
+WIDTH, HEIGHT = 1280, 800
+
+# What overflows sideways, as "what: detail" lines; empty when the page fits.
+CUT_JS = """() => {
+  const cut = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) cut.push(`page scrolls by ${doc.scrollWidth - doc.clientWidth}px`);
+  const main = document.querySelector("[data-testid='stMainBlockContainer']");
+  if (main && main.scrollWidth > main.clientWidth + 1)
+    cut.push(`main block scrolls by ${main.scrollWidth - main.clientWidth}px`);
+  for (const grid of document.querySelectorAll("[data-testid='stMain'] [data-testid='stDataFrame'] .dvn-scroller"))
+    if (grid.scrollWidth > grid.clientWidth + 1)
+      cut.push(`table "${(grid.closest("[data-testid='stDataFrame']").innerText || "").slice(0, 40)}" hides ${grid.scrollWidth - grid.clientWidth}px of columns`);
+  const seen = (el) => el.offsetParent !== null && el.getClientRects().length > 0;
+  for (const button of document.querySelectorAll("[data-testid='stMain'] button")) {
+    if (!seen(button)) continue;
+    const text = (button.innerText || "").trim();
+    if (!text) continue;
+    for (const el of [button, ...button.querySelectorAll("*")]) {
+      if (!seen(el) || el.tagName === "svg" || el.closest("svg")) continue;
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+        cut.push(`button "${text}" cut: ${el.scrollWidth} > ${el.clientWidth}`);
+        break;
+      }
+    }
+    if (text.endsWith("…") && !(button.getAttribute("aria-label") || "").endsWith("…"))
+      cut.push(`button "${text}" ends in an ellipsis`);
+  }
+  for (const el of document.querySelectorAll("[data-testid='stMain'] *")) {
+    if (el.closest("button") || !seen(el) || el.children.length) continue;
+    if (getComputedStyle(el).textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1)
+      cut.push(`text "${(el.innerText || "").trim()}" cut: ${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  return cut;
+}"""
+
+
+def _literal(template: str) -> str:
+    """The longest fixed piece of a catalog template (the text around its fields)."""
+    return max(re.split(r"\{[^}]*\}", template), key=len).strip()
+
+
+def _initialize(page, lang: str) -> None:
+    """Weights lab: press Initialize and wait for the before/after histograms."""
+    words = catalog(lang)
+    click_and_wait(page, page.get_by_role("button", name=words["weights.init.apply"],
+                                          exact=True).first,
+                   page.get_by_text(_literal(words["weights.init.compare"])).first)
+
+
+def _load_preset(name: str) -> Callable:
+    """Builder: start from the preset ``name`` (Load), e.g. one with shared weights."""
+    def load(page, lang: str) -> None:
+        words = catalog(lang)
+        choose_option(page, words["builder.start"], preset_title(name)[lang])
+        click_and_wait(page, page.get_by_role("button", name=words["builder.load"]).first)
+    return load
+
+
+def _cuts(page, url: str, lang: str, prepare: Callable | None = None) -> list[str]:
+    """What is cut on ``url`` (after ``prepare(page, lang)``, if given)."""
+    page.goto(url)
+    wait_idle(page)
+    if prepare is not None:
+        prepare(page, lang)
+    return page.evaluate(CUT_JS)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_is_cut_at_1280(server: str, page, lang: str) -> None:
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    states = {stem: (f"{stem}?lang={lang}", None) for stem in PAGES}
+    states.update({
+        "builder (presenter)": (f"builder?lang={lang}&present=1", None),
+        "builder, tied preset (presenter)": (f"builder?lang={lang}&present=1",
+                                             _load_preset("tied")),
+        "builder, cats/dogs CNN": (f"builder?lang={lang}", _load_preset("cats_dogs_cnn")),
+        "weights after Initialize": (f"weights?lang={lang}", _initialize),
+        "weights after Initialize (presenter)": (f"weights?lang={lang}&present=1", _initialize),
+    })
+    found = {}
+    for name, (path, prepare) in states.items():
+        cuts = _cuts(page, f"{server}/{path}", lang, prepare)
+        if cuts:
+            found[name] = cuts
+    assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
+                                for line in lines)
