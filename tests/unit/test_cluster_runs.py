@@ -174,4 +174,5 @@ def test_stop_while_the_chief_waits_for_a_worker_that_never_joins(tmp_path: Path
     assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) == "stopped"
     status = _status(tmp_path, run_id)
     assert "waiting for the workers" in status["message"] and status["step"] == 0
-    assert not jobs.pid_alive(status["pid"])
+    # the chief writes its final status, then cleans up and exits: wait for that state
+    wait_until(lambda: not jobs.pid_alive(status["pid"]), timeout=WAIT)

@@ -121,11 +121,13 @@ def _args(*items: str) -> str:
 @dataclass(frozen=True)
 class Optimizer:
     """A ``keras.optimizers`` class, the TrainConfig settings it takes besides the
-    learning rate (``options``) and constant keyword arguments (``fixed``)."""
+    learning rate (``options``) and constant keyword arguments (``fixed``). ``label`` is a
+    catalog key with a line on what it does; without one the form shows the class name
+    (an optimizer's name is a proper noun in both languages)."""
 
     name: str
     keras_class: str
-    label: str
+    label: str | None = None
     options: tuple[str, ...] = ()
     fixed: tuple[tuple[str, Any], ...] = ()
 
@@ -159,6 +161,7 @@ OPTIMIZERS: Mapping[str, Optimizer] = _optimizers(
     Optimizer("adagrad", "Adagrad", "train.opt.adagrad"),
     Optimizer("nadam", "Nadam", "train.opt.nadam"),
     Optimizer("lion", "Lion", "train.opt.lion"),
+    Optimizer("adamax", "Adamax"),
 )
 DEFAULT_OPTIMIZER = "adam"
 

@@ -161,8 +161,12 @@ def _logical_devices(config: dict) -> None:
 
 
 def _options(registry: Any) -> dict:
-    """Selectbox/radio arguments for a registry: its names, shown by their label keys."""
-    return {"options": list(registry), "format_func": lambda n: t(registry[n].label)}
+    """Selectbox/radio arguments for a registry: its names, shown by their label keys (an
+    optimizer without one by its Keras class name)."""
+    def shown(name: str) -> str:
+        entry = registry[name]
+        return t(entry.label) if entry.label else entry.keras_class
+    return {"options": list(registry), "format_func": shown}
 
 
 def _pace_label(pace: int) -> str:
