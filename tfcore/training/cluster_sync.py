@@ -62,6 +62,11 @@ def prepare_model(model: Any, x_sample: Any, y_sample: Any) -> None:
     model._maybe_symbolic_build = build
 
 
+# A collective op that lost its peer: the cluster is restarted, the run has not failed.
+PEER_LOST = frozenset({"UnavailableError", "AbortedError", "CancelledError",
+                       "DeadlineExceededError"})
+
+
 class Sync:
     """One all-reduce (SUM over workers) of a small float vector."""
 
@@ -110,7 +115,15 @@ class ClusterListeners(Listeners):
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
         names = list(logs)
-        summed = self.sync.sum([float(logs[n]) for n in names] + [self._wish()])
+        try:
+            summed = self.sync.sum([float(logs[n]) for n in names] + [self._wish()])
+        except Exception as exc:
+            if type(exc).__name__ in PEER_LOST:
+                # The step trained on every worker (its gradients were all-reduced) and the
+                # checkpoint written as this worker ends carries it: record this worker's
+                # own values for it, so the records after the restart continue without a gap.
+                super().on_batch_end(state, {n: float(logs[n]) for n in names})
+            raise
         values = {n: v / self.sync.workers for n, v in zip(names, summed)}
         if summed[-1] > 0:
             state.request_stop(STOP_REQUEST)

@@ -25,12 +25,10 @@ from pathlib import Path
 from tfcore.errors import TFLabError
 from tfcore.jsonio import atomic_write_json, now_iso
 from tfcore.training.cluster import CLUSTER_DIR, read_cluster_file, tf_config
+from tfcore.training.cluster_sync import PEER_LOST
 from tfcore.training.worker import fail_status
 
 
-# A collective op that lost its peer: the cluster is restarted, the run has not failed.
-PEER_LOST = frozenset({"UnavailableError", "AbortedError", "CancelledError",
-                       "DeadlineExceededError"})
 EXIT_PEER_LOST = 3
 
 
