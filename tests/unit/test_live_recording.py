@@ -95,13 +95,16 @@ def test_per_step_tensorboard_scalars(tmp_path) -> None:
     listeners.on_epoch_end(state, {"loss": 0.5})
     listeners.on_train_end(state, "finished")
     logger.close()
-    events = EventAccumulator(str(paths.tb_dir), size_guidance={"scalars": 0})
+    events = EventAccumulator(str(paths.tb_dir / "train"), size_guidance={"scalars": 0})
     events.Reload()
-    assert {"train/loss", "val/loss", "train/samples_per_sec"} <= set(events.Tags()["scalars"])
-    losses = events.Scalars("train/loss")
+    assert {"batch_loss", "epoch_loss", "batch_samples_per_sec"} <= set(events.Tags()["scalars"])
+    losses = events.Scalars("batch_loss")
     assert [e.step for e in losses] == list(range(1, 41))
     assert [e.value for e in losses] == [float(s) for s in range(1, 41)]
-    assert [e.value for e in events.Scalars("val/loss")] == [0.5]
+    assert [(e.step, e.value) for e in events.Scalars("epoch_loss")] == [(0, 20.5)]
+    val = EventAccumulator(str(paths.tb_dir / "validation"), size_guidance={"scalars": 0})
+    val.Reload()
+    assert [e.value for e in val.Scalars("epoch_loss")] == [0.5]
     assert abs(losses[0].wall_time - time.time()) < 3600       # a real clock, not zero
 
 

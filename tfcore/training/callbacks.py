@@ -15,7 +15,15 @@ from typing import Any, Mapping, Sequence
 
 from tfcore.rundir import RUNNING, STOPPING, RunPaths, RunWriter
 from tfcore.training.losses import bound_rates
-from tfcore.training.recorder import RecordBuffer, TBScalars, compact, finite
+from tfcore.training.recorder import (
+    TEST_RUN,
+    TRAIN_RUN,
+    VALIDATION_RUN,
+    RecordBuffer,
+    TBRuns,
+    compact,
+    finite,
+)
 
 STOP_REQUEST, STOP_NAN = "request", "nan"
 
@@ -139,12 +147,40 @@ class NaNGuard(Listener):
             state.request_stop(STOP_NAN)
 
 
+class EpochMeans:
+    """The running means of one epoch's steps, each step weighted by its examples: what
+    Keras reports at an epoch's end (for a mean metric such as an accuracy, exactly it)."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, float] = {}
+        self.weight = 0.0
+
+    def add(self, logs: Mapping[str, float], weight: float) -> None:
+        for name, value in logs.items():
+            self.sums[name] = self.sums.get(name, 0.0) + float(value) * weight
+        self.weight += weight
+
+    def take(self) -> dict[str, float]:
+        """The means so far (empty when no step was seen), and start afresh."""
+        means = {k: v / self.weight for k, v in self.sums.items()} if self.weight else {}
+        self.sums, self.weight = {}, 0.0
+        return means
+
+
 class MetricsLogger(Listener):
     """Records every training step (every ``log_every``-th) in ``metrics.jsonl`` and as
     TensorBoard scalars, batched: records wait in memory and are written at most
     ``max_per_sec`` times a second, and always at the first step of an attempt, at every
     epoch end, on a stop request and at the end; a val record after every evaluated epoch.
     Records written together share one ``samples_per_sec``: the rate since the last write.
+
+    TensorBoard gets what ``keras.callbacks.TensorBoard(update_freq=1)`` writes, in its
+    layout (``tb/train/``, ``tb/validation/``): ``batch_<metric>`` at each recorded step
+    (this step's own value, as ``metrics.jsonl``), ``epoch_<metric>`` at each complete
+    epoch (step = the 0-based epoch index; train: the mean of this attempt's steps of the
+    epoch), ``evaluation_<metric>_vs_iterations`` at each evaluation (step = the training
+    step; the final test evaluation in ``tb/test/``) and the model graph
+    (:meth:`write_graph`).
     """
 
     def __init__(self, paths: RunPaths, log_every: int = 1, max_per_sec: float = 4.0,
@@ -157,18 +193,41 @@ class MetricsLogger(Listener):
         self._last_flush = 0.0
         self._window = (time.time(), 0)          # (clock, samples) at the last write
         self._pending_rate: list[dict] = []      # train records still without a rate
+        self._epoch = EpochMeans()
+        self._seen = 0                           # state.samples at the last step
+
+    def _board(self) -> TBRuns | None:
+        if self.tensorboard and self.buffer.tb is None:
+            self.buffer.tb = TBRuns(self.tb_dir)
+        return self.buffer.tb
+
+    def write_graph(self, model: Any, sample: Any) -> None:
+        """Write ``model``'s graph (traced for batches shaped like ``sample``) to
+        ``tb/train/``, as Keras' callback does when ``write_graph`` is on."""
+        board = self._board()
+        if board is not None:
+            board.write_graph(model, sample)
+            board.flush()
 
     def on_train_start(self, state: TrainState) -> None:
-        if self.tensorboard and self.buffer.tb is None:
-            self.buffer.tb = TBScalars(self.tb_dir)
+        self._board()
         self._window = (time.time(), state.samples)
+        self._seen = state.samples
 
     def _add(self, state: TrainState, split: str, logs: Mapping[str, float]) -> dict:
         now = time.time()
         record = {"step": state.step, "epoch": state.epoch, "time": round(now, 3),
                   "elapsed": round(state.elapsed, 3), "split": split,
                   **{k: compact(v) for k, v in logs.items()}}
-        self.buffer.add(record, split, state.step, logs)
+        self.buffer.add(record)
+        add = self.buffer.add_scalars
+        if split == "train":
+            add(TRAIN_RUN, state.step, logs, now, "batch_{}")
+        elif split == "val":
+            add(VALIDATION_RUN, state.epoch - 1, logs, now, "epoch_{}")
+            add(VALIDATION_RUN, state.step, logs, now, "evaluation_{}_vs_iterations")
+        else:
+            add(TEST_RUN, state.step, logs, now, "evaluation_{}_vs_iterations")
         return record
 
     def flush(self, state: TrainState) -> None:
@@ -180,13 +239,16 @@ class MetricsLogger(Listener):
             rate = round((state.samples - samples) / spent, 2) if spent > 0 else 0.0
             for record in self._pending_rate:
                 record["samples_per_sec"] = rate
-            self.buffer.add_scalars("train", state.step, {"samples_per_sec": rate})
+            self.buffer.add_scalars(TRAIN_RUN, state.step, {"samples_per_sec": rate}, now,
+                                    "batch_{}")
             self._pending_rate = []
             self._window = (now, state.samples)
         self.buffer.flush()
         self._last_flush = now
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
+        self._epoch.add(logs, max(1, state.samples - self._seen))
+        self._seen = state.samples
         first = state.step == state.start_step + 1
         last = state.step >= state.total_steps or state.should_stop
         if first or last or state.step % self.log_every == 0:
@@ -195,6 +257,9 @@ class MetricsLogger(Listener):
             self.flush(state)
 
     def on_epoch_end(self, state: TrainState, val_logs: Mapping[str, float] | None) -> None:
+        means = self._epoch.take()
+        if state.step % state.steps_per_epoch == 0 or state.step >= state.total_steps:
+            self.buffer.add_scalars(TRAIN_RUN, state.epoch - 1, means, tag="epoch_{}")
         if val_logs:
             self._add(state, "val", val_logs)
         self.flush(state)

@@ -213,6 +213,7 @@ def train(request: RunRequest, topology: Topology) -> dict:
     if topology.chief:
         run.logger = MetricsLogger(topology.paths, config.log_every,
                                    min(config.max_records_per_sec, 20.0))
+        run.logger.write_graph(run.model, bundle.x_train[:1])
         items.append(run.logger)
     items.append(CheckpointSaver(run.checkpoint, run.manager, config.ckpt_every))
     run.listeners = topology.listeners(items)

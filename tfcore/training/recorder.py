@@ -3,6 +3,11 @@
 Every training step is recorded, so the per-record cost must be tiny: records are kept in
 memory and written a few times a second with one ``write`` call, and TensorBoard events
 are serialized directly (see :class:`TBScalars`), one event per step.
+
+A run's ``tb/`` folder is laid out as ``keras.callbacks.TensorBoard`` lays it out
+(:class:`TBRuns`): one sub-run folder per writer, ``train/`` and ``validation/`` (and
+``test/`` for the final evaluation), so TensorBoard overlays train and validation curves
+of one tag (``epoch_loss``) on one chart.
 """
 
 from __future__ import annotations
@@ -82,6 +87,11 @@ class TBScalars:
                               + b"\x10" + _varint(int(step))
                               + b"\x2a" + _varint(len(summary)) + summary)
 
+    def write_events(self, events: Sequence[bytes]) -> None:
+        """Write already serialized ``Event`` protos (the model graph)."""
+        for event in events:
+            self.writer.write(event)
+
     def flush(self) -> None:
         self.writer.flush()
 
@@ -89,30 +99,62 @@ class TBScalars:
         self.writer.close()
 
 
+TRAIN_RUN, VALIDATION_RUN, TEST_RUN = "train", "validation", "test"
+
+
+class TBRuns:
+    """A run's ``tb/`` folder in Keras' layout: a :class:`TBScalars` file per sub-run
+    (``train``, ``validation``, ``test``), opened when the sub-run is first written, so
+    every attempt of a run writes one new event file in each sub-run it uses."""
+
+    def __init__(self, tb_dir: Path) -> None:
+        self.tb_dir = Path(tb_dir)
+        self.files: dict[str, TBScalars] = {}
+
+    def file(self, run: str) -> TBScalars:
+        if run not in self.files:
+            self.files[run] = TBScalars(self.tb_dir / run)
+        return self.files[run]
+
+    def write_graph(self, model, sample) -> None:
+        """The model's graph in ``train/`` (:mod:`tfcore.training.tb_graph`)."""
+        from tfcore.training.tb_graph import graph_events
+
+        self.file(TRAIN_RUN).write_events(graph_events(model, sample))
+
+    def flush(self) -> None:
+        for file in self.files.values():
+            file.flush()
+
+    def close(self) -> None:
+        for file in self.files.values():
+            file.close()
+
+
 class RecordBuffer:
     """Pending ``metrics.jsonl`` records and TensorBoard rows, written on :meth:`flush`."""
 
     def __init__(self, metrics_path: Path, tb_dir: Path | None) -> None:
         self.file = MetricsWriter(metrics_path)
-        self.tb = TBScalars(tb_dir) if tb_dir is not None else None
+        self.tb = TBRuns(tb_dir) if tb_dir is not None else None
         self.records: list[dict] = []
-        self._tags: dict[tuple, tuple[str, ...]] = {}
-        self.rows: dict[tuple[str, ...], tuple[list[int], list[list[float]], list[float]]] = {}
+        self._tags: dict[tuple, tuple[str, tuple[str, ...]]] = {}
+        self.rows: dict[tuple, tuple[list[int], list[list[float]], list[float]]] = {}
 
-    def add(self, record: dict, split: str, step: int, logs: Mapping[str, float]) -> None:
-        """Queue one record and its scalars (tags ``split/name``)."""
+    def add(self, record: dict) -> None:
+        """Queue one ``metrics.jsonl`` record."""
         self.records.append(record)
-        self.add_scalars(split, step, logs, record.get("time"))
 
-    def add_scalars(self, split: str, step: int, logs: Mapping[str, float],
-                    when: float | None = None) -> None:
-        """Queue TensorBoard scalars only (tags ``split/name``)."""
+    def add_scalars(self, run: str, step: int, logs: Mapping[str, float],
+                    when: float | None = None, tag: str = "{}") -> None:
+        """Queue TensorBoard scalars of sub-run ``run``, tagged ``tag.format(name)``
+        (``batch_{}``, ``epoch_{}``, ``evaluation_{}_vs_iterations``)."""
         if self.tb is None or not logs:
             return
-        key = (split, tuple(logs))
+        key = (run, tag, tuple(logs))
         tags = self._tags.get(key)
         if tags is None:
-            tags = self._tags[key] = tuple(f"{split}/{name}" for name in logs)
+            tags = self._tags[key] = (run, tuple(tag.format(name) for name in logs))
         steps, rows, times = self.rows.setdefault(tags, ([], [], []))
         steps.append(step)
         rows.append(tuple(logs.values()))
@@ -129,8 +171,8 @@ class RecordBuffer:
                 self.file.append(record)
         self.records = []
         if self.tb is not None:
-            for tags, (steps, rows, times) in self.rows.items():
-                self.tb.write(tags, steps, rows, times)
+            for (run, tags), (steps, rows, times) in self.rows.items():
+                self.tb.file(run).write(tags, steps, rows, times)
             self.rows = {}
             self.tb.flush()
         return count

@@ -38,6 +38,7 @@ def warm_up() -> None:
     training step of the default model (then forget it: names restart at zero)."""
     import keras
     import tensorflow as tf
+    from tensorboard.compat.proto import event_pb2  # noqa: F401 - the model graph's events
 
     from tfcore.data import DatasetRequest, load_dataset
     from tfcore.model import build_model, get_preset
