@@ -89,3 +89,67 @@ def test_a_run_writes_keras_tensorboard_layout(tmp_path, loop) -> None:
     final = [r for r in records if r["split"] == "test"][0]
     assert [(e.step, round(e.value, 5)) for e in test.Scalars(f"evaluation_{ACC}_vs_iterations")] \
         == [(2 * per_epoch, round(final[ACC], 5))]
+
+
+def _old_layout_run(root, name: str) -> str:
+    """A run written before the Keras layout: flat ``train/loss`` and ``val/loss`` tags in
+    event files directly in ``tb/``."""
+    import tensorflow as tf
+
+    from tfcore.rundir import RunWriter
+
+    writer = RunWriter.create(root, {"name": name})
+    tf_writer = tf.summary.create_file_writer(str(writer.paths.tb_dir))
+    with tf_writer.as_default():
+        for step, loss in enumerate((0.9, 0.5, 0.25), start=1):
+            tf.summary.scalar("train/loss", loss, step=step)
+        tf.summary.scalar("val/loss", 0.6, step=3)
+    tf_writer.close()
+    return writer.paths.run_id
+
+
+def test_tensorboard_lists_runs_by_name_with_their_sub_runs(tmp_path) -> None:
+    from tests.unit.fixtures_train import wait_until
+    from tfcore.runs import open_tensorboard, rename_run, run_url, stop_tensorboard
+    from tfcore.runs.tensorboard import fetch_json
+
+    root = tmp_path / "runs"
+    root.mkdir()
+    paths, _ = _trained_run(root, "custom")
+    old_id = _old_layout_run(root, "old net")
+    seen: dict = {}
+
+    def listed(*names: str) -> bool:
+        seen["runs"] = fetch_json(f"{info.url}/data/runs") or []
+        seen["tags"] = fetch_json(f"{info.url}/data/plugin/scalars/tags") or {}
+        return set(names) <= set(seen["runs"]) and all(seen["tags"].get(n) for n in names)
+
+    try:
+        info = open_tensorboard(root)
+        wait_until(lambda: listed("layout net/train", "layout net/validation",
+                                  "layout net/test", "old net"), timeout=180, poll=0.5)
+        print("runs", seen["runs"])
+        for run in sorted(seen["tags"]):
+            print(run, sorted(seen["tags"][run]))
+        assert not any(paths.run_id in run or old_id in run for run in seen["runs"])
+        tags = seen["tags"]
+        assert {"batch_loss", "epoch_loss"} <= set(tags["layout net/train"])
+        assert {"epoch_loss", "evaluation_loss_vs_iterations"} <= \
+            set(tags["layout net/validation"])
+        assert set(tags["old net"]) == {"train/loss", "val/loss"}     # an old run opens
+        old = fetch_json(f"{info.url}/data/plugin/scalars/scalars?run=old%20net&tag=train/loss")
+        assert [(step, round(value, 3)) for _, step, value in old] == \
+            [(1, 0.9), (2, 0.5), (3, 0.25)]
+        graphs = fetch_json(f"{info.url}/data/plugin/graphs/info") or {}
+        assert graphs["layout net/train"]["run_graph"]
+        assert graphs["layout net/train"]["tags"]["keras"]["conceptual_graph"]
+        assert "runFilter=%5Elayout%20net%28%2F%7C%24%29" in run_url(info, paths.root)
+
+        later = _old_layout_run(root, "later net")        # added while TensorBoard runs
+        rename_run(root, old_id, "renamed net")            # and one renamed
+        wait_until(lambda: listed("later net", "renamed net")
+                   and "old net" not in seen["runs"], timeout=180, poll=0.5)
+        assert open_tensorboard(root).pid == info.pid          # no restart
+        assert later not in str(seen["runs"])
+    finally:
+        stop_tensorboard()

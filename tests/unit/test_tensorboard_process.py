@@ -62,17 +62,18 @@ def test_tensorboard_starts_answers_with_the_run_is_reused_and_stops(tmp_path) -
         info = open_tensorboard(root)
         assert info.url == f"http://127.0.0.1:{info.port}" and not info.reused
         assert fetch_json(f"{info.url}/data/logdir", timeout=ANSWER_S) == \
-            {"logdir": str(root.resolve())}
-        wait_until(lambda: "run-a/tb" in (fetch_json(f"{info.url}/data/runs") or []),
+            {"logdir": str(root.resolve() / ".tensorboard-runs")}
+        wait_until(lambda: "run-a" in (fetch_json(f"{info.url}/data/runs") or []),
                    timeout=120, poll=0.5)
         tags = {}
 
         def loss_tag_listed() -> bool:
             tags.update(fetch_json(f"{info.url}/data/plugin/scalars/tags") or {})
-            return "loss" in tags.get("run-a/tb", {})
+            return "loss" in tags.get("run-a", {})
 
         wait_until(loss_tag_listed, timeout=120, poll=0.5)
-        assert run_url(info, run_dir) == f"{info.url}/?runFilter=run-a#timeseries"
+        assert run_url(info, run_dir) == \
+            f"{info.url}/?runFilter=%5Erun-a%28%2F%7C%24%29#timeseries"   # ^run-a(/|$)
         again = open_tensorboard(root)                     # one per server: reused
         assert again.reused and again.pid == info.pid and again.port == info.port
         assert running_tensorboard() == info
@@ -221,13 +222,13 @@ def test_servers_opening_at_once_share_one_tensorboard_that_ends_with_the_last(
         assert sorted(reused for _, _, reused in got.values()) == [False, True]
         assert _boards(root.resolve()) == [pid]                  # and only one runs
         assert fetch_json(f"{url}/data/logdir", timeout=ANSWER_S) == \
-            {"logdir": str(root.resolve())}
+            {"logdir": str(root.resolve() / ".tensorboard-runs")}
         starter = next(name for name, (_, _, reused) in got.items() if not reused)
         other = "b" if starter == "a" else "a"
         servers[starter].send("exit")                            # its starter leaves
         assert servers[starter].proc.wait(timeout=60) == 0
         assert not _gone(pid) and fetch_json(f"{url}/data/logdir", timeout=ANSWER_S) == \
-            {"logdir": str(root.resolve())}
+            {"logdir": str(root.resolve() / ".tensorboard-runs")}
         servers[other].proc.send_signal(signal.SIGKILL)          # the last user dies
         servers[other].proc.wait(timeout=30)
         wait_until(lambda: _gone(pid), timeout=30)

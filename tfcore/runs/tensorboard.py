@@ -1,8 +1,14 @@
 """The real TensorBoard for a runs folder, one per folder for every server process that
 shows it (scenario T4).
 
-:func:`open_tensorboard` starts ``tensorboard --logdir <folder> --host 127.0.0.1 --port 0``
-or reuses the one that already reads that folder, whichever server process started it.
+:func:`open_tensorboard` starts ``tensorboard --logdir <folder>/.tensorboard-runs --host
+127.0.0.1 --port 0`` or reuses the one that already reads that folder, whichever server
+process started it. ``.tensorboard-runs`` holds one link per run, named by the run's name
+(:mod:`tfcore.runs.tb_names`), so TensorBoard lists ``lesson_net/train`` and
+``lesson_net/validation``, not run ids. The links are brought up to date under the lock
+before TensorBoard is started or reused and, while it runs, every :data:`SYNC_S` s by
+TensorBoard's own process; TensorBoard notices on its next reload (``--reload_interval``
+5 s), so a run added, renamed or deleted later shows, changes or goes without a restart.
 The decision is made under a cross-process lock (``<folder>/.tensorboard.lock``,
 ``fcntl.flock``) and recorded atomically in ``<folder>/.tensorboard.json``: the
 TensorBoard's process, port, URL and the servers that use it. TensorBoard binds its port
@@ -39,11 +45,13 @@ from urllib.parse import quote, urlsplit
 
 from tfcore.errors import RunError
 from tfcore.jsonio import atomic_write_json, read_json
+from tfcore.runs.tb_names import board_names, run_filter, sync_view, view_dir
 
 HOST = "127.0.0.1"
 START_TIMEOUT_S = 180.0
 RELEASE_TIMEOUT_S = 10.0        # a server leaving waits this long for the lock, then lets
 WATCH_S = 1.0                   # the TensorBoard's own watch (every WATCH_S) prune it
+SYNC_S = 2.0                    # the TensorBoard's process renews the run links this often
 LOCK_NAME, STATE_NAME, LOG_NAME = ".tensorboard.lock", ".tensorboard.json", ".tensorboard.log"
 READY_PREFIX = ".tensorboard-ready-"
 _LOCK = threading.Lock()        # this process's sessions
@@ -99,9 +107,10 @@ def fetch_json(url: str, timeout: float = 2.0):
 
 
 def _answers(info: TensorBoardInfo, timeout: float = 2.0) -> bool:
-    """Whether the TensorBoard at ``info.url`` answers and reads ``info.logdir``."""
+    """Whether the TensorBoard at ``info.url`` answers and reads ``info.logdir``'s run
+    links (one started on the folder itself, by an older version, does not count)."""
     answer = fetch_json(f"{info.url}/data/logdir", timeout=timeout)
-    return isinstance(answer, dict) and answer.get("logdir") == str(info.logdir)
+    return isinstance(answer, dict) and answer.get("logdir") == str(view_dir(info.logdir))
 
 
 def _log_tail(path: Path, lines: int = 5) -> str:
@@ -171,6 +180,7 @@ def open_tensorboard(logdir: Path | str, timeout: float = START_TIMEOUT_S) -> Te
         if current is not None and current.logdir != folder:
             _release_locked()
         with _folder_lock(folder, timeout):
+            _sync(folder)
             state, info = _recorded(folder)
             proc = _CURRENT.get("proc")              # this process started it: reap it
             own = proc if proc is not None and info is not None and proc.pid == info.pid \
@@ -198,7 +208,7 @@ def _start(folder: Path, timeout: float) -> tuple[subprocess.Popen, TensorBoardI
     with open(log, "w", encoding="utf-8") as sink:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tfcore.runs.tensorboard", str(os.getpid()), str(folder),
-             "--logdir", str(folder), "--host", HOST, "--port", "0",
+             "--logdir", str(view_dir(folder)), "--host", HOST, "--port", "0",
              "--reload_interval", "5"],
             stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
             start_new_session=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
@@ -219,12 +229,22 @@ def _start(folder: Path, timeout: float) -> tuple[subprocess.Popen, TensorBoardI
     return proc, info
 
 
+def _sync(folder: Path) -> None:
+    """Renew the run links; a folder that cannot hold them leaves TensorBoard as it was."""
+    try:
+        sync_view(folder)
+    except OSError as exc:
+        print(f"run links not renewed: {exc}", file=sys.stderr)
+
+
 def run_url(info: TensorBoardInfo, run_dir: Path | str | None = None) -> str:
-    """The link that opens TensorBoard's time series, filtered to one run's folder."""
+    """The link that opens TensorBoard's time series, filtered to one run (by the name
+    TensorBoard lists it by, and its sub-runs)."""
     if run_dir is None:
         return f"{info.url}/#timeseries"
-    name = Path(run_dir).resolve().name
-    return f"{info.url}/?runFilter={quote(name)}#timeseries"
+    run_dir = Path(run_dir).resolve()
+    name = board_names(run_dir.parent).get(run_dir.name, run_dir.name)
+    return f"{info.url}/?runFilter={quote(run_filter(name), safe='')}#timeseries"
 
 
 def stop_tensorboard() -> bool:
@@ -284,7 +304,7 @@ def _watch(parent: int, folder: Path) -> None:
     """End this TensorBoard when no server uses it: before the starter records it, when
     the starter is gone; after, when every user listed in the state file has died or
     another TensorBoard has replaced this one."""
-    me, recorded = process_token(os.getpid()), False
+    me, recorded, synced = process_token(os.getpid()), False, time.monotonic()
     while True:
         time.sleep(WATCH_S)
         try:
@@ -306,6 +326,9 @@ def _watch(parent: int, folder: Path) -> None:
                     return
                 if users != state.get("users"):
                     atomic_write_json(folder / STATE_NAME, {**state, "users": users})
+                if time.monotonic() - synced >= SYNC_S:
+                    _sync(folder)
+                    synced = time.monotonic()
         except OSError:                                # the folder went away
             return
 
