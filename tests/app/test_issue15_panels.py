@@ -5,11 +5,14 @@ checkpoint loaded into a fresh model gives equal outputs, side by side)."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import make_run
 from tfcore.runs import fresh_copy_outputs, running_tensorboard, stop_tensorboard
+from tfcore.runs.tb_names import board_names, run_filter
 from tfcore.runs.tensorboard import fetch_json
 from tfcore.tfenv import describe_devices
 from tfcore.workspace import default_workspace
@@ -106,9 +109,12 @@ def test_open_in_tensorboard_links_to_the_running_server(run_id: str) -> None:
         info = running_tensorboard()
         assert info is not None and info.logdir == default_workspace().runs.resolve()
         links = at.get("link_button")
+        name = board_names(info.logdir)[run_id]                # the run's name in TensorBoard
+        assert name in ("fresh_copy", f"fresh_copy ({run_id})")   # (a shared name: its id)
         assert [link.proto.url for link in links] == \
-            [f"{info.url}/?runFilter={run_id}#timeseries"]
-        assert fetch_json(f"{info.url}/data/logdir") == {"logdir": str(info.logdir)}
+            [f"{info.url}/?runFilter={quote(run_filter(name), safe='')}#timeseries"]
+        assert fetch_json(f"{info.url}/data/logdir") == \
+            {"logdir": str(info.logdir / ".tensorboard-runs")}
     finally:
         stop_tensorboard()
     assert running_tensorboard() is None

@@ -18,15 +18,18 @@ NAME = "browser_tensorboard_probe"
 
 @pytest.fixture(scope="module")
 def run_id(session_workspace: Path) -> str:
-    """A run whose tb/ folder holds a scalar ``loss`` for three steps."""
+    """A run whose tb/ folder is laid out as Keras' TensorBoard callback lays it: an
+    ``epoch_loss`` for three epochs in ``train/`` and in ``validation/``."""
     import tensorflow as tf
 
     run_id = make_run(default_workspace().ensure().runs, name=NAME, steps=4, ckpt_every=4)
-    writer = tf.summary.create_file_writer(str(default_workspace().runs / run_id / "tb"))
-    with writer.as_default():
-        for step, loss in enumerate((0.9, 0.5, 0.25), start=1):
-            tf.summary.scalar("loss", loss, step=step)
-    writer.close()
+    for sub, losses in (("train", (0.9, 0.5, 0.25)), ("validation", (1.0, 0.7, 0.5))):
+        writer = tf.summary.create_file_writer(
+            str(default_workspace().runs / run_id / "tb" / sub))
+        with writer.as_default():
+            for epoch, loss in enumerate(losses):
+                tf.summary.scalar("epoch_loss", loss, step=epoch)
+        writer.close()
     return run_id
 
 
@@ -40,12 +43,14 @@ def test_open_in_tensorboard_links_to_the_run(server: str, page, run_id: str,
     click_and_wait(page, page.get_by_role("button", name=EN["tensorboard.open"]).first,
                    expect=link)
     href = link.get_attribute("href")
-    assert href.startswith("http://127.0.0.1:") and f"runFilter={run_id}" in href
+    assert href.startswith("http://127.0.0.1:") and f"runFilter=%5E{NAME}%28" in href
     board = page.context.new_page()
     try:
         board.goto(href)
-        board.get_by_text(f"{run_id}/tb").first.wait_for(timeout=180_000)   # the run's row
-        board.get_by_text("loss", exact=True).first.wait_for(timeout=180_000)  # its card
+        for sub in ("train", "validation"):           # listed by the run's name, both sub-runs
+            board.get_by_text(f"{NAME}/{sub}").first.wait_for(timeout=180_000)
+        board.get_by_text("epoch_loss", exact=True).first.wait_for(timeout=180_000)  # one card
         board.screenshot(path=str(tmp_path / "tensorboard.png"), full_page=True)
+        print("screenshot", tmp_path / "tensorboard.png")
     finally:
         board.close()
