@@ -6,7 +6,9 @@ Layout of ``<runs root>/<run id>/``::
     status.json     state, step, epoch, heartbeat, pid, error and traceback
     metrics.jsonl   one JSON object per line, append-only
     ckpt/           tf.train.CheckpointManager directory
-    tb/             tf.summary event files
+    tb/             TensorBoard event files as keras.callbacks.TensorBoard lays them:
+                    train/ (batch_*, epoch_*, the graph), validation/ (epoch_*,
+                    evaluation_*_vs_iterations), test/; older runs: flat files in tb/
     model.keras     the final model
     log.txt         the worker's own output
     meta.json       a person's display name and tags (written by the reader side)
