@@ -82,18 +82,6 @@ class MyDense(keras.layers.Layer):
         return {**super().get_config(), "units": self.units}
 
 
-def fixed_uniform(seed: int, shape: tuple[int, ...]):
-    """B2's constant: U(0, 1) numbers drawn from ``seed`` by NumPy's legacy generator, whose
-    stream NumPy keeps unchanged across versions, so a seed gives the same matrix on every
-    machine, backend and release (a saved model rebuilds exactly the constant it ran with)."""
-    import numpy as np
-
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 32:
-        raise ValueError(f"FixedHiddenMLP: seed must be an integer from 0 to {2 ** 32 - 1}. "
-                         f"Received: seed={seed!r}")
-    return np.random.RandomState(seed).uniform(0.0, 1.0, shape).astype("float32")
-
-
 @keras.saving.register_keras_serializable(package=PACKAGE)
 class FixedHiddenMLP(keras.layers.Layer):
     """A block whose forward pass runs code (scenario B2, as in the seed).
@@ -113,8 +101,20 @@ class FixedHiddenMLP(keras.layers.Layer):
         self.units = _check_units(units, "FixedHiddenMLP")
         self.seed = seed
         self.batch_axis = bool(batch_axis)
-        self.rand_weight = fixed_uniform(seed, (self.units, self.units))
+        self.rand_weight = self.constant(seed, self.units)
         self.dense = keras.layers.Dense(self.units, activation="relu", name="dense")
+
+    @staticmethod
+    def constant(seed: int, units: int):
+        """The fixed [units, units] U(0, 1) matrix of ``seed``, drawn by NumPy's legacy
+        generator, whose stream NumPy keeps unchanged across releases: a seed gives the same
+        matrix on every machine and backend, so a loaded model rebuilds the one it ran with."""
+        import numpy as np
+
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 32:
+            raise ValueError("FixedHiddenMLP: seed must be an integer from 0 to "
+                             f"{2 ** 32 - 1}. Received: seed={seed!r}")
+        return np.random.RandomState(seed).uniform(0.0, 1.0, (units, units)).astype("float32")
 
     def build(self, input_shape):
         flat = 1
