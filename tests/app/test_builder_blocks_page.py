@@ -179,7 +179,7 @@ def test_blocks_in_chinese_open_nested_preset_and_refuse_a_taken_name() -> None:
     at = open_page(PAGE, "zh")
     at.session_state["lang"] = "zh"
     _load(at, "nested_mlp")
-    assert _total(at, "zh") == "5,112"
+    assert _total(at, "zh") == "4,712"
     _end(at.button, ".layer.0.open").click().run()
     assert zh["blocks.inside"].format(trail=f"{zh['blocks.model']} › nest_mlp") in [
         i.value for i in at.info]
@@ -190,8 +190,36 @@ def test_blocks_in_chinese_open_nested_preset_and_refuse_a_taken_name() -> None:
     _group(at, ["nest_dense"], "inner")
     inner = at.session_state["builder.draft"].layers[0].layers[1]
     assert inner.name == "inner" and [c.name for c in inner.layers] == ["nest_dense"]
-    assert _total(at, "zh") == "5,112"
+    assert _total(at, "zh") == "4,712"
     _end(at.button, ".in_block.nest_mlp.layer.1.open").click().run()
     _end(at.button, ".in_block.nest_mlp.inner.rm.0").click().run()
     assert zh["blocks.empty"] in [i.value for i in at.info]
     assert_clean(at, "zh")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_b2_and_b3_show_the_tutorials_counts_and_scalar(lang: str) -> None:
+    """Issue 24 item 4: 420 and 4,712 parameters (the fixed 20x20 weight is a constant, not
+    a parameter) and an output of shape (), each beside the preset's tutorial number."""
+    text = catalog(lang)
+    at = open_page(PAGE, lang)
+    at.session_state["lang"] = lang
+    _load(at, "fixed_hidden")
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics[text["builder.total"]], metrics[text["builder.trainable"]],
+            metrics[text["builder.non_trainable"]]) == ("420", "420", "0")
+    table = at.dataframe[0].value
+    assert list(table[text["builder.col.shape"]]) == ["()"]
+    assert list(table[text["builder.col.params"]]) == ["420"]
+    note = text["builder.scalar_output"].format(layers="fixed_hidden_mlp")
+    assert note in [i.value for i in at.info]
+    titles = at.selectbox(key="bld.start")
+    assert "420" in titles.format_func("fixed_hidden")
+    assert "4,712" in titles.format_func("nested_mlp")
+    _load(at, "nested_mlp")
+    assert _total(at, lang) == "4,712"
+    table = at.dataframe[0].value
+    assert list(table[text["builder.col.params"]]) == ["3,952", "340", "420"]
+    assert list(table[text["builder.col.shape"]])[-1] == "()"
+    assert_clean(at, lang)

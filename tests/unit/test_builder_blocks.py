@@ -77,13 +77,13 @@ def test_b3_by_group_edits_matches_plain_keras() -> None:
                                   keras.layers.Dense(20, activation="relu"), last])
         return model
 
-    # the whole model, with the project's B2 layer, counts exactly as plain Keras does
+    # the whole model, with the project's B2 layer, counts exactly as plain Keras and the
+    # seed do: 64*20+64 + 32*64+32 + 16*32+16, 20*16+20, then Dense(20) inside the B2
+    # block (its constant is not a parameter)
     plain_model = plain(FixedHiddenMLP(units=20))
-    assert summary.total == plain_model.count_params()
-    # the trainable part equals the seed's hand-written version: 64*20+64 + 32*64+32 +
-    # 16*32+16, 20*16+20, then Dense(20) inside the B2 block (its constant is not trained)
     seed_model = plain(_seed_fixed_hidden_mlp(keras))
-    assert summary.trainable == seed_model.count_params() == 3952 + 340 + 420 == 4712
+    assert summary.total == summary.trainable == plain_model.count_params() == 4712
+    assert seed_model.count_params() == 3952 + 340 + 420 == 4712 and not summary.non_trainable
     built = build_model(spec)
     assert sum(int(np.prod(v.shape)) for v in built.trainable_weights) == 4712
     assert summarize(get_preset("nested_mlp")).total == summary.total

@@ -112,8 +112,13 @@ def test_b9_layers_and_b2_block_from_templates(templates: Path) -> None:
     assert dense.output.shape == (2, 8) and np.all(dense.output >= 0)
     assert [w[1] for w in dense.weights] == [(5, 8), (8,)]
     fixed = try_class("FixedHiddenMLP", (2, 20))
-    assert fixed.output.shape == (1,) and abs(float(fixed.output[0])) <= 1.0
-    assert (fixed.trainable_params, fixed.constant_params) == (420, 400)
+    assert fixed.output.shape == () and 0 < abs(float(fixed.output)) <= 1.0
+    assert (fixed.trainable_params, fixed.non_trainable_params) == (420, 0)
+    assert fixed.constants == [("rand_weight", (20, 20))]
+    # the constant is the fixed 20x20 of the seed, not sized from the input: (2, 3) is refused
+    with pytest.raises(CustomCodeError) as info:
+        try_class("FixedHiddenMLP", (2, 3))
+    assert info.value.key == "custom.err.trial" and "FixedHiddenMLP" in info.value.message
 
 
 def test_m8_loss_and_metric_numbers(templates: Path) -> None:

@@ -81,7 +81,7 @@ def fixed_hidden_spec() -> dict:
             "inputs": [{"name": "image", "shape": [8, 8, 1], "dtype": "float32"}],
             "layers": [L("flat", "Flatten", ["image"]),
                        L("to20", "Dense", ["flat"], units=20),
-                       L("fixed", "FixedHiddenMLP", ["to20"], units=20),
+                       L("fixed", "FixedHiddenMLP", ["to20"], units=20, batch_axis=True),
                        L("logits", "Dense", ["flat"], units=10),
                        L("plus", "Add", ["logits", "fixed"]),
                        L("softmax", "Softmax", ["plus"])],

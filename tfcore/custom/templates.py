@@ -65,37 +65,39 @@ MY_DENSE = _HEADER + '''class MyDense(keras.layers.Layer):
         return {**super().get_config(), "units": self.units}
 '''
 
-FIXED_HIDDEN = _HEADER + '''class FixedHiddenMLP(keras.layers.Layer):
+FIXED_HIDDEN = _HEADER.replace("import keras\n", "import keras\nimport numpy as np\n") + \
+    '''class FixedHiddenMLP(keras.layers.Layer):
     """Code in the forward pass (B2): flatten, relu(X W + 1) with a constant random
-    U(0, 1) weight that is never trained, Dense(20, relu) once, then halve X while its
-    absolute sum is above 1; returns the sum."""
+    U(0, 1) 20x20 weight that is not a model parameter, Dense(20, relu) once, then halve X
+    while its absolute sum is above 1; returns the sum, one scalar as in the tutorial.
 
-    def __init__(self, units=20, **kwargs):
+    The constant is a NumPy array made in __init__, not a weight: it is never trained,
+    not counted among the parameters and not stored with the weights. get_config keeps
+    its seed, so a loaded model draws the same matrix again."""
+
+    def __init__(self, units=20, seed=0, **kwargs):
         super().__init__(**kwargs)
         self.units = units
+        self.seed = seed
+        self.rand_weight = np.random.RandomState(seed).uniform(
+            0.0, 1.0, (units, units)).astype("float32")
         self.dense = keras.layers.Dense(units, activation="relu")
 
     def build(self, input_shape):
-        flat = 1
-        for dim in input_shape[1:]:
-            flat *= int(dim)
-        self.rand_weight = self.add_weight(
-            name="rand_weight", shape=(flat, self.units), trainable=False,
-            initializer=keras.initializers.RandomUniform(0.0, 1.0))
         self.dense.build((None, self.units))
 
     def call(self, inputs):
-        x = ops.reshape(inputs, (ops.shape(inputs)[0], -1))
+        x = ops.reshape(inputs, (-1, self.units))        # flatten: 20 numbers per example
         x = ops.relu(ops.matmul(x, self.rand_weight) + 1.0)
         x = self.dense(x)
         x = ops.while_loop(lambda v: ops.sum(ops.abs(v)) > 1.0, lambda v: (v / 2.0,), (x,))[0]
-        return ops.reshape(ops.sum(x), (1,))
+        return ops.sum(x)
 
     def compute_output_shape(self, input_shape):
-        return (1,)
+        return ()
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units}
+        return {**super().get_config(), "units": self.units, "seed": self.seed}
 '''
 
 MSE_LOSS = _HEADER + '''class MeanSquaredError(keras.losses.Loss):

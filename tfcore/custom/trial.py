@@ -22,7 +22,8 @@ METRIC_PRED = [[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.7, 0.1], [0.3, 0.6, 0
 
 @dataclass
 class TrialResult:
-    """What one try produced: the output, and for a layer its weights."""
+    """What one try produced: the output, and for a layer its weights and its constants
+    (arrays it holds outside its weights, such as B2's fixed matrix: not parameters)."""
 
     name: str
     kind: str
@@ -30,13 +31,14 @@ class TrialResult:
     inputs: dict[str, Any] = field(default_factory=dict)
     weights: list[tuple[str, tuple, bool, np.ndarray]] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
+    constants: list[tuple[str, tuple]] = field(default_factory=list)
 
     @property
     def trainable_params(self) -> int:
         return int(sum(v.size for _, _, trainable, v in self.weights if trainable))
 
     @property
-    def constant_params(self) -> int:
+    def non_trainable_params(self) -> int:
         return int(sum(v.size for _, _, trainable, v in self.weights if not trainable))
 
 
@@ -104,4 +106,18 @@ def _try_layer(item: Any, shape: tuple[int, ...], seed: int, options: dict) -> T
     out = np.asarray(layer(x))
     weights = [(v.path, tuple(v.shape), bool(v.trainable), np.asarray(v.numpy()))
                for v in layer.weights]
-    return TrialResult(item.name, "layer", out, {"shape": list(shape)}, weights)
+    return TrialResult(item.name, "layer", out, {"shape": list(shape)}, weights,
+                       constants=_constants(layer))
+
+
+def _constants(layer: Any) -> list[tuple[str, tuple]]:
+    """The arrays and tensors a layer keeps as plain attributes (never variables)."""
+    import keras
+
+    found = []
+    for name, value in sorted(vars(layer).items()):
+        if name.startswith("_") or isinstance(value, keras.Variable):
+            continue
+        if isinstance(value, np.ndarray) or keras.ops.is_tensor(value):
+            found.append((name, tuple(int(d) for d in value.shape)))
+    return found

@@ -24,6 +24,7 @@ from tfcore.model.params import (
 ACTIVATIONS = activations()
 PADDINGS = ("valid", "same")
 MAX_UNITS = 1_000_000
+FIXED_HIDDEN_MAX_UNITS = 4096   # its constant is units x units numbers, not parameters
 
 
 def P(name: str, kind: str, default: Any, help_key: str, **extra: Any) -> ParamSpec:
@@ -190,7 +191,10 @@ _TYPES = (
               Text("layer.MyDense.help"), (_units(8),), "tfcore.model.layers.MyDense"),
     LayerType("FixedHiddenMLP", "custom", Text("layer.FixedHiddenMLP.title"),
               Text("layer.FixedHiddenMLP.help"),
-              (_units(20), P("seed", INT, 0, "layer.FixedHiddenMLP.seed", minimum=0)),
+              (P("units", INT, 20, "layer.FixedHiddenMLP.units", minimum=1,
+                 maximum=FIXED_HIDDEN_MAX_UNITS, required=True),
+               P("seed", INT, 0, "layer.FixedHiddenMLP.seed", minimum=0, maximum=2 ** 32 - 1),
+               P("batch_axis", BOOL, False, "layer.FixedHiddenMLP.batch_axis")),
               "tfcore.model.layers.FixedHiddenMLP"),
     LayerType("Block", "structure", Text("layer.Block.title"),
               Text("layer.Block.help"),

@@ -86,43 +86,62 @@ class MyDense(keras.layers.Layer):
 class FixedHiddenMLP(keras.layers.Layer):
     """A block whose forward pass runs code (scenario B2, as in the seed).
 
-    Flatten, relu(x W + 1) with a constant random U(0, 1) W [features, units] that is
-    never trained (a non-trainable weight, listed in ``constant_weights`` so the Weights
-    lab never changes it), a Dense(units, relu) applied once, then halve the result while
-    its absolute sum exceeds 1; returns the sum (one number per batch, shape (1,)).
+    Flatten, relu(x W + 1) with a constant random U(0, 1) W [units, units] that is not a
+    model parameter (a NumPy array drawn from ``seed`` in ``__init__``, like the seed's
+    ``tf.constant``: no variable, so it is neither trained, counted nor saved among the
+    weights; ``get_config`` keeps ``seed``, and loading draws the same matrix again), a
+    Dense(units, relu) applied once, then halve the result while its absolute sum exceeds
+    1; returns the sum: one scalar for the whole batch, shape ``()``, as the seed prints.
+    ``batch_axis=True`` returns it as shape ``(1,)`` instead: Keras merge layers (``Add``)
+    index a batch axis, so only then can the sum be combined with other layers.
     """
 
-    constant_weights = ("rand_weight",)
-
-    def __init__(self, units: int = 20, seed: int = 0, **kwargs):
+    def __init__(self, units: int = 20, seed: int = 0, batch_axis: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.units = _check_units(units, "FixedHiddenMLP")
-        self.seed = int(seed)
+        self.seed = seed
+        self.batch_axis = bool(batch_axis)
+        self.rand_weight = self.constant(seed, self.units)
         self.dense = keras.layers.Dense(self.units, activation="relu", name="dense")
+
+    @staticmethod
+    def constant(seed: int, units: int):
+        """The fixed [units, units] U(0, 1) matrix of ``seed``, drawn by NumPy's legacy
+        generator, whose stream NumPy keeps unchanged across releases: a seed gives the same
+        matrix on every machine and backend, so a loaded model rebuilds the one it ran with."""
+        import numpy as np
+
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 32:
+            raise ValueError("FixedHiddenMLP: seed must be an integer from 0 to "
+                             f"{2 ** 32 - 1}. Received: seed={seed!r}")
+        return np.random.RandomState(seed).uniform(0.0, 1.0, (units, units)).astype("float32")
 
     def build(self, input_shape):
         flat = 1
         for dim in input_shape[1:]:
-            flat *= int(dim)
-        self.rand_weight = self.add_weight(
-            name="rand_weight", shape=(flat, self.units), trainable=False,
-            initializer=keras.initializers.RandomUniform(0.0, 1.0, seed=self.seed))
+            flat = None if dim is None or flat is None else flat * int(dim)
+        if flat is not None and flat != self.units:
+            raise ValueError(
+                f"FixedHiddenMLP: the constant weight is {self.units}x{self.units}, so each "
+                f"example must flatten to {self.units} numbers. Received: input_shape="
+                f"{tuple(input_shape)} ({flat} numbers per example)")
         self.dense.build((None, self.units))
-        self._flat = flat
 
     def call(self, inputs):
-        x = ops.reshape(inputs, (-1, self._flat))
+        x = ops.reshape(inputs, (-1, self.units))
         x = ops.relu(ops.matmul(x, self.rand_weight) + 1.0)
         x = self.dense(x)
         x = ops.while_loop(lambda v: ops.sum(ops.abs(v)) > 1.0, lambda v: (v / 2.0,),
                            (x,))[0]
-        return ops.reshape(ops.sum(x), (1,))
+        total = ops.sum(x)
+        return ops.reshape(total, (1,)) if self.batch_axis else total
 
     def compute_output_shape(self, input_shape):
-        return (1,)
+        return (1,) if self.batch_axis else ()
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units, "seed": self.seed}
+        return {**super().get_config(), "units": self.units, "seed": self.seed,
+                "batch_axis": self.batch_axis}
 
 
 CUSTOM_LAYERS = {cls.__name__: cls for cls in (Linear, MeanCenter, MyDense, FixedHiddenMLP)}

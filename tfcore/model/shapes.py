@@ -114,14 +114,20 @@ def _global(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
 
 
 def _fixed_hidden(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
-    """B2 as in the seed: any input is flattened, so every shape fits; one sum comes out."""
+    """B2 as in the seed: the constant weight is [units, units], so an example must flatten
+    to ``units`` numbers; one sum comes out for the whole batch (shape ``()`` in Keras,
+    which this batch-free notation cannot write: the built model's summary shows it)."""
+    flat = _prod(shapes[0])
+    if flat is not None and flat != cfg["units"]:
+        raise ShapeIssue("inputs", list(shapes[0]), "spec.problem.fixed_hidden",
+                         units=cfg["units"], total=flat)
     return ()
 
 
 def _fixed_hidden_params(cfg: Mapping, shape: Shape) -> int | None:
-    """The constant [features, units] matrix plus the Dense(units, units) applied once."""
-    flat, units = _prod(shape), cfg["units"]
-    return None if flat is None else flat * units + units * units + units
+    """Only the Dense(units, units) applied once: the constant matrix is not a parameter."""
+    units = cfg["units"]
+    return units * units + units
 
 
 def _identity(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from tfcore.errors import WeightsError
-from tfcore.weights.constants import refuse_constant
 from tfcore.weights.stats import TensorStats, tensor_stats
 from tfcore.weights.table import find_variable
 
@@ -121,7 +120,6 @@ def _commit(variable: Any, old: np.ndarray, new: np.ndarray, operation: str) -> 
 def _edit(model: Any, path: str, kind: str, change: Any) -> EditReport:
     """Apply ``change(old) -> new`` to a copy of a variable's values, then commit it."""
     variable = find_variable(model, path)
-    refuse_constant(model, variable, path)
     old = np.array(variable.numpy())
     return _commit(variable, old, change(old), kind)
 

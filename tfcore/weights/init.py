@@ -14,7 +14,6 @@ import numpy as np
 
 from tfcore.errors import WeightsError
 from tfcore.model import make_initializer
-from tfcore.weights.constants import constant_ids, refuse_constant
 from tfcore.weights.stats import TensorStats, tensor_stats
 from tfcore.weights.table import find_variable, layer_uses, layer_variables
 
@@ -90,7 +89,6 @@ def initialize_variable(model: Any, path: str, choice: InitChoice) -> InitReport
         WeightsError: unknown variable, unknown initializer or a shape it cannot fill.
     """
     variable = find_variable(model, path)
-    refuse_constant(model, variable, path)
     return _apply(_plan([variable], choice, None), "variable", path)
 
 
@@ -132,10 +130,7 @@ def rewind(model: Any, seed: int = 0) -> InitReport:
     zeroed_uniform_class()
     uses = layer_uses(model)
     plan = []
-    constants = constant_ids(model)       # B2's fixed weight stays as it is
     for index, variable in enumerate(model.weights):
-        if id(variable) in constants:
-            continue
         found = uses.get(id(variable))
         layer = found[0][1] if found else None
         init = _own_initializer(layer, variable, int(seed) + index)

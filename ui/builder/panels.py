@@ -54,6 +54,10 @@ def summary_table(summary: ModelSummary) -> None:
     cols[2].metric(t("builder.non_trainable"), f"{summary.non_trainable:,}")
     if summary.built:
         st.caption(t("builder.variables", count=summary.variables))
+    scalars = [r.name for r in summary.rows   # B2's block returns one scalar, as the tutorial
+               if summary.built and r.type == "FixedHiddenMLP" and r.output_shape == "()"]
+    if scalars:
+        st.info(t("builder.scalar_output", layers=", ".join(scalars)), icon=":material/info:")
 
 
 def problems_panel(summary: ModelSummary) -> None:

@@ -182,7 +182,10 @@ def _show_trial(result) -> None:
     m3.metric(t("custom.out_sum"), f"{float(np.sum(output)):.6g}")
     if result.kind == "layer":
         st.caption(t("custom.params", trainable=result.trainable_params,
-                     constant=result.constant_params))
+                     non_trainable=result.non_trainable_params))
+        if result.constants:
+            st.caption(t("custom.constants", names=", ".join(
+                f"{name} {shape}" for name, shape in result.constants)))
         st.dataframe(pd.DataFrame([{t("custom.col.weight"): path,
                                     t("custom.col.shape"): str(shape),
                                     t("custom.col.trainable"): trainable,
