@@ -22,7 +22,13 @@ from tfcore.model.initializers import (
     make_initializer,
     zeroed_uniform_class,
 )
-from tfcore.model.keras_import import check_keras_file, import_keras
+from tfcore.model.keras_import import (
+    ImportResult,
+    check_keras_file,
+    import_keras,
+    import_keras_weights,
+    load_initial_weights,
+)
 from tfcore.model.params import (
     BOOL,
     CHOICE,
@@ -78,7 +84,7 @@ from tfcore.model.validate import Validation, check_values, validate
 __all__ = [
     "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
     "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
-    "import_keras", "INIT",
+    "import_keras", "import_keras_weights", "ImportResult", "load_initial_weights", "INIT",
     "initializer_names", "INITIALIZERS", "InputSpec", "INT", "JSON", "KINDS", "layer_types",
     "LayerType",
     "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",

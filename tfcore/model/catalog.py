@@ -10,6 +10,8 @@ layer. Forms, validation, code generation and import are all driven by this regi
 from __future__ import annotations
 
 import importlib
+import inspect
+from functools import lru_cache
 from typing import Any, Sequence
 
 from tfcore.errors import SpecError
@@ -109,6 +111,35 @@ def resolve(path: str) -> Any:
     """The object at a dotted path such as ``keras.layers.Dense``."""
     module, _, attr = path.rpartition(".")
     return getattr(importlib.import_module(module), attr)
+
+
+def constructor_defaults(path: str) -> dict[str, Any]:
+    """Each keyword argument of the Keras class or function at ``path`` with the default its
+    signature gives, ``inspect.Parameter.empty`` when it has none (a required argument). A
+    class's ``**kwargs`` is followed up its base classes (``trainable``, ``dtype`` ...)."""
+    return dict(_signature_defaults(resolve(path)))
+
+
+@lru_cache(maxsize=512)
+def _signature_defaults(obj: Any) -> tuple[tuple[str, Any], ...]:
+    found: dict[str, Any] = {}
+    for target in (obj.__mro__ if inspect.isclass(obj) else (obj,)):
+        function = target.__init__ if inspect.isclass(target) else target
+        if inspect.isclass(target) and "__init__" not in vars(target):
+            continue
+        try:
+            parameters = inspect.signature(function).parameters.values()
+        except (TypeError, ValueError):
+            break
+        more = False
+        for param in parameters:
+            if param.kind == param.VAR_KEYWORD:
+                more = True
+            elif param.name != "self" and param.kind != param.VAR_POSITIONAL:
+                found.setdefault(param.name, param.default)
+        if not more:
+            break
+    return tuple(found.items())
 
 
 def create_layer(entry: LayerSpec, children: Sequence[Any] = (),

@@ -90,13 +90,18 @@ def generated_types() -> dict[str, LayerType]:
 
 
 def merged(hand: LayerType, generated: LayerType) -> LayerType:
-    """A hand-written entry plus the generated parameters it does not have (advanced)."""
+    """A hand-written entry plus the generated parameters it does not have (advanced); a
+    hand-written parameter the Keras signature requires is required (``Activation``'s
+    ``activation`` has no Keras default, whatever default the form starts from)."""
     from dataclasses import replace
 
+    keras_required = {p.name for p in generated.params if p.required}
+    own = tuple(replace(p, required=p.required or p.name in keras_required)
+                for p in hand.params)
     names = {p.name for p in hand.params}
     extra = tuple(replace(p, advanced=True, required=False) for p in generated.params
                   if p.name not in names)
-    return replace(hand, params=hand.params + extra, positional=generated.positional)
+    return replace(hand, params=own + extra, positional=generated.positional)
 
 
 def raw_type() -> LayerType:

@@ -17,9 +17,22 @@ from typing import Any, Callable
 
 from tfcore.errors import SpecError
 from tfcore.messages import Names
-from tfcore.model.catalog import default_config, get_type, similar_types
+from tfcore.model.catalog import (
+    constructor_defaults,
+    default_config,
+    get_type,
+    similar_types,
+)
 from tfcore.model.codegen_custom import class_path_name, custom_classes
-from tfcore.model.params import INIT, JSON, RAW_KEY, REG, is_keras_object
+from tfcore.model.params import (
+    INIT,
+    JSON,
+    RAW_KEY,
+    REG,
+    LayerType,
+    ParamSpec,
+    is_keras_object,
+)
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec
 
 STYLES = ("sequential", "functional", "subclass", "container")
@@ -71,6 +84,30 @@ def _shape(shape: Any) -> str:
     return repr(tuple(shape))
 
 
+def written_params(kind: LayerType, config: dict) -> list[ParamSpec]:
+    """The parameters a constructor call must name: every one the Keras signature requires
+    and every value that differs from the default Keras itself has (not the catalog's: an
+    ``Activation`` needs its activation even when it is the catalog's ``relu``). An argument
+    the signature does not name is written when it differs from the catalog's default."""
+    import inspect
+
+    from tfcore.model.convert import to_catalog
+
+    keras_defaults = constructor_defaults(kind.keras_path) if kind.keras_path else {}
+    out = []
+    for param in kind.params:
+        value = config[param.name]
+        if param.name in keras_defaults:
+            default = keras_defaults[param.name]
+            write = default is inspect.Parameter.empty or to_catalog(
+                param, default, param.default) != value
+        else:
+            write = value != param.default
+        if write or param.required:
+            out.append(param)
+    return out
+
+
 def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
     """The constructor call of one (non-shared) entry."""
     kind = get_type(entry.type)
@@ -86,7 +123,7 @@ def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
         value = dict(config["keras"])
         value["config"] = {**dict(value.get("config") or {}), "name": entry.name}
         return f"keras.saving.deserialize_keras_object({literal(value)})"
-    shown = [p for p in kind.params if p.required or config[p.name] != defaults.get(p.name)]
+    shown = written_params(kind, config)
     raw = dict(config.get(RAW_KEY) or {})
     if kind.keras_class and (raw or any(p.kind == JSON and "class_name" in json.dumps(
             config[p.name]) for p in shown)):   # a nested layer or cell: from_config
@@ -295,12 +332,33 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
         outputs = spec.outputs if spec.kind == FUNCTIONAL else _last_or_input(spec)
         call.append(f"{_INDENT * 2}return {_io(spec, tensors, outputs)}")
     body = [f"model = {cls}(name={spec.name!r})"]
+    eager = bool(spec.inputs) and all(isinstance(d, int) for i in spec.inputs for d in i.shape)
+    if eager:
+        init += ["", f"{_INDENT}def build(self, input_shape):",
+                 f"{_INDENT * 2}{_docstring(_EAGER_BUILD)}"]
     if spec.inputs:
-        symbolic = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
-                    for i in spec.inputs]
-        arg = symbolic[0] if len(symbolic) == 1 else "[" + ", ".join(symbolic) + "]"
-        body.append(f"model({arg})  # the first call creates the weights")
+        body.append(_first_call(spec.inputs, eager))
     return init + [""] + call, body + ["return model"]
+
+
+_EAGER_BUILD = ("Nothing to do: each layer builds itself on the first call, on real "
+                "values (a layer that keeps a constant, such as a Normalization given "
+                "its mean, then keeps an eager one).")
+
+
+def _first_call(inputs: tuple, eager: bool) -> str:
+    """The call that creates a subclass's weights: on a batch of zeros when every input
+    size is known (with ``build`` left to the layers, each builds eagerly), else on
+    symbolic inputs."""
+    if eager:
+        items = [f"keras.ops.zeros({_shape((1, *i.shape))}, dtype={i.dtype!r})" for i in inputs]
+        note = "the first call (on zeros) creates the weights"
+    else:
+        items = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
+                 for i in inputs]
+        note = "the first call creates the weights"
+    arg = items[0] if len(items) == 1 else "[" + ", ".join(items) + "]"
+    return f"model({arg})  # {note}"
 
 
 _docstring_text = repr("Calls its blocks in order, like keras.Sequential (written by hand).")

@@ -59,8 +59,9 @@ def _user_types() -> dict[str, str]:
 
 
 def layer_config(type_name: str, keras_config: Mapping[str, Any]) -> dict[str, Any]:
-    """Catalog values from a Keras layer config: the non-default ones, and what no field can
-    hold under ``keras_config``, so that building it gives the same Keras config."""
+    """Catalog values from a Keras layer config: the required and non-default ones, and what
+    no field can hold under ``keras_config``, so that building it gives the same Keras
+    config."""
     kind = get_type(type_name)
     defaults = default_config(type_name)
     out: dict[str, Any] = {}
@@ -75,8 +76,8 @@ def layer_config(type_name: str, keras_config: Mapping[str, Any]) -> dict[str, A
                 raw[key] = plain(value)
             continue
         converted = to_catalog(param, value, defaults.get(key))
-        if converted == defaults.get(key):
-            continue
+        if converted == defaults.get(key) and not param.required:
+            continue        # a value Keras requires is kept, even the catalog's default
         if param.check(converted):
             out[key] = converted
         else:

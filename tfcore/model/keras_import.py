@@ -8,6 +8,7 @@ through :func:`tfcore.model.import_graph.model_to_spec`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -15,7 +16,8 @@ from tfcore.errors import SpecError
 from tfcore.model.import_graph import HOW_TO_IMPORT, model_to_spec
 from tfcore.model.spec import ModelSpec
 
-__all__ = ["check_keras_file", "import_keras", "load_keras_file", "model_to_spec"]
+__all__ = ["check_keras_file", "import_keras", "import_keras_weights", "ImportResult",
+           "load_initial_weights", "load_keras_file", "model_to_spec"]
 
 MAX_KERAS_CONFIG = 16 * 1024**2     # config.json inside a .keras archive
 MAX_KERAS_BYTES = 4 * 1024**3       # declared size of all members together
@@ -124,3 +126,58 @@ def import_keras(path: str | Path, shown: str | None = None) -> ModelSpec:
     """Load a ``.keras`` file safely and turn it into a spec (``shown`` names the file in
     messages, e.g. the name it was uploaded as)."""
     return model_to_spec(load_keras_file(path, shown))
+
+
+IMPORTED_WEIGHTS = "models/imported"
+"""Workspace folder of the weights imported ``.keras`` files carried."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """An imported model: its spec (``weights`` names the saved file), how many layers and
+    parameters it has, and the workspace-relative weights file ("" when it has none)."""
+
+    spec: ModelSpec
+    layers: int
+    params: int
+    weights: str
+
+
+def import_keras_weights(path: str | Path, workspace: Any, shown: str | None = None,
+                         stem: str | None = None) -> ImportResult:
+    """Import a ``.keras`` file with its weights: the spec, and the file's weights saved as
+    the spec's initial weights (``models/imported/<stem>.weights.h5`` in ``workspace``), so
+    that a model built from the spec and given them computes what the file computes.
+
+    Raises:
+        SpecError: as :func:`import_keras`; ``spec.import_no_room`` when the workspace's
+            disk cannot hold the weights.
+    """
+    import re
+    import shutil
+
+    model = load_keras_file(path, shown)
+    spec = model_to_spec(model)
+    params = int(model.count_params())
+    if not model.weights:
+        return ImportResult(spec, len(spec.all_layers()), params, "")
+    name = shown or Path(path).name
+    size = sum(int(v.numpy().nbytes) for v in model.weights)
+    folder = workspace.confine(IMPORTED_WEIGHTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(folder).free
+    if size * 2 > free:   # the file plus room for the workspace to go on working
+        raise SpecError(key="spec.import_no_room",
+                        params={"name": name, "size": f"{size:,}", "free": f"{free:,}"})
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem or Path(name).stem).strip("._-")[:64]
+    relative = f"{IMPORTED_WEIGHTS}/{base or 'model'}.weights.h5"
+    model.save_weights(str(workspace.confine(relative)))
+    spec = replace(spec, weights=relative)
+    return ImportResult(spec, len(spec.all_layers()), params, relative)
+
+
+def load_initial_weights(model: Any, spec: ModelSpec, workspace: Any) -> Any:
+    """Give a model built from ``spec`` the spec's initial weights, when it names them."""
+    if spec.weights:
+        model.load_weights(str(workspace.confine(spec.weights)))
+    return model

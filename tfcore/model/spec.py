@@ -134,6 +134,9 @@ class ModelSpec:
     format: int = FORMAT
     layout: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     """Canvas positions by input or layer name (optional; the canvas lays out the rest)."""
+    weights: str = ""
+    """The model's initial weights (optional): a workspace-relative ``.weights.h5`` file,
+    such as the weights an imported ``.keras`` file carried; empty: freshly drawn."""
 
     def to_dict(self) -> dict:
         out = {"format": self.format, "name": self.name, "kind": self.kind,
@@ -144,6 +147,8 @@ class ModelSpec:
             out["description"] = self.description
         if self.layout:
             out["layout"] = {k: [x, y] for k, (x, y) in self.layout.items()}
+        if self.weights:
+            out["weights"] = self.weights
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -225,6 +230,7 @@ def _parse_layer(data: Any, where: str, problems: list[Problem]) -> LayerSpec | 
                      call=_plain(call) if call else None)
 
 
+WEIGHTS_SUFFIX = ".weights.h5"
 LAYOUT_MAX = 100_000.0
 """Canvas coordinates beyond this (either sign) are ignored, like any other bad entry."""
 
@@ -313,13 +319,20 @@ def from_dict(data: Any) -> ModelSpec:
     if not isinstance(outputs, list) or not all(isinstance(o, str) for o in outputs):
         problems.append(Problem("spec", "outputs", outputs, "outputs must be a list of names."))
         outputs = []
+    weights = data.get("weights") or ""
+    if not (isinstance(weights, str) and (not weights or (
+            weights.endswith(WEIGHTS_SUFFIX) and len(weights) <= 1024
+            and not weights.startswith(("/", "\\")) and ".." not in weights.split("/")))):
+        problems.append(Problem("spec", "weights", weights,
+                                f"weights must be a workspace-relative {WEIGHTS_SUFFIX} file."))
+        weights = ""
     if problems:
         raise SpecError(key="spec.invalid", params={"count": len(problems)},
                         details=problems)
     return ModelSpec(name=str(data.get("name") or "model"), kind=kind,
                      inputs=tuple(inputs), layers=tuple(layers), outputs=tuple(outputs),
                      description=str(data.get("description") or ""), format=FORMAT,
-                     layout=parse_layout(data.get("layout")))
+                     layout=parse_layout(data.get("layout")), weights=weights)
 
 
 def from_json(text: str) -> ModelSpec:

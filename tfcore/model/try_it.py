@@ -140,6 +140,11 @@ def try_it(spec: ModelSpec, shapes: Sequence[tuple[int, ...] | str] | None = Non
     _check_shapes(spec, parsed)
     inputs = random_inputs(spec, parsed, seed)
     model = build_model(spec)
+    if spec.weights:        # an imported model computes what its file computes
+        from tfcore.model.keras_import import load_initial_weights
+        from tfcore.workspace import default_workspace
+
+        load_initial_weights(model, spec, default_workspace())
     try:
         result = model(inputs[0] if len(inputs) == 1 else list(inputs), training=False)
     except Exception as exc:  # Keras names the layer that refused the input

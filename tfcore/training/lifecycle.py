@@ -199,10 +199,11 @@ def train(request: RunRequest, topology: Topology) -> dict:
     topology.status(phase="building")
     build_in_scope(strategy, run)
     start = _restore(run, topology)
-    if start == 0 and request.initial_weights:
+    initial = request.initial_weights or request.model_spec().weights   # imported weights
+    if start == 0 and initial:
         from tfcore.workspace import default_workspace
 
-        topology.load_initial(run, default_workspace().confine(request.initial_weights))
+        topology.load_initial(run, default_workspace().confine(initial))
     before = (read_json(topology.paths.status_json, {}) or {}) if topology.chief and start \
         else {}
     run.state = TrainState(total_steps=run.total, steps_per_epoch=run.spe,

@@ -17,7 +17,7 @@ from tfcore.model import (
     deferred_demo,
     from_json,
     generate,
-    import_keras,
+    import_keras_weights,
     list_specs,
     load_spec,
     save_spec,
@@ -106,19 +106,35 @@ def _load(spec: ModelSpec) -> None:
     ask_load(spec)
 
 
+IMPORTED = "bld.imported"
+
+
 def _import_upload(upload) -> ModelSpec:
+    """A spec from an uploaded JSON spec or ``.keras`` file; a ``.keras`` file's weights
+    are kept as the spec's initial weights, and what was imported is said once."""
     data = upload.getvalue()
     if upload.name.endswith(".keras"):
         folder = workspace().uploads
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        with st.spinner(t("builder.import_load")), \
+                tempfile.TemporaryDirectory(dir=folder) as tmp:
             path = Path(tmp) / "model.keras"
             path.write_bytes(data)
-            return import_keras(path, shown=upload.name[:200])
+            result = import_keras_weights(path, workspace(), shown=upload.name[:200],
+                                          stem=Path(upload.name).stem)
+        weights = (t("builder.imported_weights", path=plain(result.weights)) if result.weights
+                   else t("builder.imported_no_weights"))
+        st.session_state[IMPORTED] = t("builder.imported", name=plain(upload.name[:200]),
+                                       layers=result.layers, params=f"{result.params:,}",
+                                       weights=weights)
+        return result.spec
     return from_json(data.decode("utf-8", errors="replace"))
 
 
 def io_tab(spec: ModelSpec) -> None:
+    said = st.session_state.pop(IMPORTED, None)
+    if said:
+        st.success(said, icon=":material/check:")
     st.download_button(t("builder.export_json"), spec.to_json(), file_name=f"{spec.name}.json",
                        mime="application/json", key="bld.export", icon=":material/download:")
     upload = st.file_uploader(t("builder.import_file"), type=["json", "keras"],

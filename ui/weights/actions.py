@@ -64,7 +64,11 @@ def spec_model(spec: ModelSpec) -> Any:
     from tfcore.model import build_model
 
     def make() -> Any:
+        from tfcore.model import load_initial_weights
+
         model = build_model(spec)
+        if spec.weights:        # an imported model's own weights
+            return load_initial_weights(model, spec, workspace())
         if model.weights:
             rewind(model, 0)
         return model
