@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tfcore.jsonio import atomic_write_json, now_iso
 from tfcore.rundir.store import FINISHED, RUNNING, RunWriter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,3 +180,30 @@ def make_cli_run(runs_root: Path, timeout: float = 400) -> str:
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["state"] == "finished", summary
     return summary["run_id"]
+
+
+# Metric names a suite's runs log (the keras-fit defaults and a few extra metrics).
+MANY_METRICS = ("loss", "sparse_categorical_accuracy", "precision", "recall", "auc",
+                "top_k_categorical_accuracy", "mean_absolute_error")
+
+
+def write_listed_run(runs_root: Path, name: str, *, model: str = "tiny", steps: int = 40,
+                     metrics: tuple[str, ...] = MANY_METRICS, tags: tuple[str, ...] = (),
+                     state: str = FINISHED) -> str:
+    """A run folder written to the contract by hand, without training (a row for the runs
+    table): run.json, status.json, meta.json and metrics.jsonl with ``metrics`` on the
+    train, val and test splits; returns its run id."""
+    request = {"name": name, "spec": tiny_spec(model), "dataset": dict(DATASET),
+               "training": training(steps, ckpt_every=steps, seed=0),
+               "device": {"kind": "cpu"}}
+    writer = RunWriter.create(runs_root, request)
+    start = time.time()
+    with writer.metrics_writer() as out:
+        for split in ("train", "val", "test"):
+            out.append({"step": steps, "epoch": 1, "time": start, "elapsed": 1.5,
+                        "split": split, **{m: 0.5 + i / 100 for i, m in enumerate(metrics)}})
+    if tags:
+        atomic_write_json(writer.paths.meta, {"tags": list(tags)})
+    writer.set_status(state=state, step=steps, epoch=1, total_steps=steps,
+                      started=now_iso(), wall_seconds=12.3)
+    return writer.paths.run_id

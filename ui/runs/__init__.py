@@ -16,7 +16,8 @@ from ui.runs.detail import (
     listing_for,
     variables_tab,
 )
-from ui.runs.panels import compare_panel, filters, run_label, runs_table
+from ui.runs.panels import compare_panel, filters, run_label
+from ui.runs.table import runs_table
 
 __all__ = [
     "checkpoints_tab", "code_panel", "compare_panel", "config_tab", "curves_tab", "diff_tab",

@@ -11,6 +11,9 @@ from ui.common import metric_label, t
 
 X_FIELDS = {"step": "step", "time": "time"}
 PALETTE = alt.Scale(scheme="category10")
+# Run names are long ("cats and dogs CNN, lr 0.003, ..."): their legend goes under the
+# chart, one name a line, uncut (a legend beside it cuts names at 160 px).
+RUN_LEGEND = {"orient": "bottom", "direction": "vertical", "labelLimit": 0}
 
 
 def _x(axis: str) -> alt.X:
@@ -33,7 +36,8 @@ def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
     metric = metric_label(metric)
     base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}")),
-            "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"}),
+            "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"},
+                        legend=RUN_LEGEND),
             "strokeDash": _n("split_label", t("runs.chart.split")),
             "detail": {"field": "split", "type": "nominal"}}
     tooltip = [_n("label", t("runs.chart.run")), _n("split_label", t("runs.chart.split")),

@@ -1,8 +1,7 @@
-"""Runs page, list side: filters, the runs table, overlaid curves and seed groups."""
+"""Runs page, list side: filters, overlaid curves and seed groups (the table: table.py)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
@@ -10,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import X_AXES, RunSummary, group_curves, metric_names, run_curves
-from ui.common import (cached_chart, choose_placeholder, current_lang, frame_digest, located_text,
+from ui.common import (cached_chart, choose_placeholder, current_lang, frame_digest,
                        metric_label, t)
 from ui.runs import charts
 
@@ -24,12 +23,6 @@ SNAPSHOT_S = 2.0
 def run_label(summary: RunSummary) -> str:
     """Display name of a run: its name and the end of its id (names may repeat)."""
     return f"{summary.name} ({summary.run_id[-4:]})"
-
-
-def _when(epoch: float | None) -> str:
-    if not epoch:
-        return ""
-    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def filters(summaries: Sequence[RunSummary]) -> list[RunSummary]:
@@ -55,36 +48,6 @@ def filters(summaries: Sequence[RunSummary]) -> list[RunSummary]:
             and (not tags or set(tags) & set(s.tags))]
 
 
-def runs_table(shown: Sequence[RunSummary]) -> None:
-    """One row per run with its final metrics; selecting rows picks the runs to compare."""
-    rows = []
-    for s in shown:
-        row = {t("runs.col.name"): s.name, t("runs.col.run"): s.run_id,
-               t("runs.col.model"): s.model, t("runs.col.dataset"): s.dataset,
-               t("runs.col.device"): s.device, t("runs.col.state"): t(f"state.{s.state}"),
-               t("runs.col.start"): _when(s.started),
-               t("runs.col.duration"): round(s.duration, 1) if s.duration else None,
-               t("runs.col.steps"): s.steps, t("runs.col.tags"): ", ".join(s.tags),
-               t("runs.col.problems"): "; ".join(located_text(p, markdown=False)
-                                                 for p in s.problems)}
-        row.update({k: round(v, 4) for k, v in s.final.items() if not k.startswith("train/")
-                    or k == "train/loss"})
-        rows.append(row)
-    event = st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                         on_select="rerun", selection_mode="multi-row", key="runs.table")
-    picked = [shown[i].run_id for i in _selected_rows(event) if i < len(shown)]
-    if picked and picked != st.session_state.get("runs.table.last"):
-        st.session_state[COMPARE] = picked      # before the multiselect is drawn
-    st.session_state["runs.table.last"] = picked
-
-
-def _selected_rows(event) -> list[int]:
-    try:
-        return list(event.selection.rows)
-    except AttributeError:
-        return []
-
-
 def compare_panel(root: Path, shown: Sequence[RunSummary]) -> list[str]:
     """Choose runs, metric, splits, smoothing and x-axis; draw their curves overlaid."""
     st.subheader(t("runs.compare.title"))
@@ -102,7 +65,7 @@ def compare_panel(root: Path, shown: Sequence[RunSummary]) -> list[str]:
         st.info(t("runs.compare.pick"))
         return []
     names = metric_names(root, chosen) or ["loss"]
-    cols = st.columns([2, 2, 2, 2])
+    cols = st.columns([4, 5, 4, 4])       # the splits picker holds two chips at 1280 px
     metric = cols[0].selectbox(t("runs.compare.metric"), names, key="runs.compare.metric",
                                format_func={n: metric_label(n) for n in names}.get)
     splits = cols[1].multiselect(t("runs.compare.splits"), list(SPLITS), default=list(SPLITS),

@@ -1,0 +1,72 @@
+"""The runs table fits 1280 px (issue 23 item 10): a few columns shown in fixed widths, long
+names shortened to their column's line, everything else hidden but in the frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfcore.runs import RunSummary
+from ui.common.i18n import catalog
+from ui.runs import charts
+from ui.runs.table import CELL_PX, HIDDEN, PAD_PX, SHOWN, _cells, _column_config, shorten, \
+    table_rows
+
+EN = catalog("en")
+LONG = "cats and dogs CNN with augmentation, learning rate 0.003, batch 64, seed 3 (2)"
+LONG_ZH = "猫狗卷积网络 数据增强 学习率 0.003 批量 64 随机种子 3 第二次尝试"
+
+
+def _summary(name: str, final: dict) -> RunSummary:
+    return RunSummary(run_id=f"{name[:8]}-20260101-000000-abcd", name=name, tags=("a",),
+                      model="mlp_functional", dataset="house_prices", device="cpu",
+                      state="finished", created=None, started=1.7e9, duration=3.0, steps=40,
+                      total_steps=40, seed=0, group="g", final=final)
+
+
+@pytest.mark.parametrize("text", [LONG, LONG_ZH, "x" * 200, "猫" * 100])
+@pytest.mark.parametrize("cells", [12, 30])
+def test_shorten_fits_its_cells_and_keeps_both_ends(text: str, cells: int) -> None:
+    short = shorten(text, cells)
+    assert _cells(short) <= cells
+    assert "…" in short
+    assert text.startswith(short.split("…")[0]) and text.endswith(short.split("…")[1])
+
+
+def test_short_texts_are_left_whole() -> None:
+    assert shorten("lesson_net 2", 30) == "lesson_net 2"
+    assert shorten("猫狗网络", 8) == "猫狗网络"          # 4 CJK characters = 8 cells
+    assert shorten("猫狗网络", 7) != "猫狗网络"
+
+
+def test_shown_widths_fit_1280() -> None:
+    # 820 px of table at 1280x800 with the sidebar open, 33 px for the row checkboxes and a
+    # scrollbar's width spare (the browser test measures the real page)
+    assert sum(SHOWN.values()) <= 820 - 33 - 17
+
+
+def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:
+    final = {"train/loss": 0.31234, "train/sparse_categorical_accuracy": 0.9,
+             "val/loss": 0.4, "val/sparse_categorical_accuracy": 0.876543, "test/auc": 0.7}
+    frame = table_rows([_summary(LONG, final), _summary("short", {"train/loss": 1.0})])
+    assert list(frame.columns[:len(SHOWN)]) == [EN[f"runs.col.{k}"] for k in SHOWN]
+    first, second = frame.iloc[0], frame.iloc[1]
+    assert first[EN["runs.col.loss"]] == 0.3123
+    assert first[EN["runs.col.accuracy"]] == 0.8765
+    assert second[EN["runs.col.accuracy"]] is None or second.isna()[EN["runs.col.accuracy"]]
+    assert first[EN["runs.col.name"]] == shorten(LONG, (SHOWN["name"] - PAD_PX) // CELL_PX)
+    assert first[EN["runs.col.run"]].endswith("abcd")          # hidden, still in the frame
+    assert first["test/auc"] == 0.7
+    config = _column_config(frame)
+    hidden = {c for c, v in config.items() if v is None}
+    assert hidden == set(frame.columns) - {EN[f"runs.col.{k}"] for k in SHOWN}
+    assert {EN[f"runs.col.{k}"] for k in HIDDEN} <= hidden
+
+
+def test_compare_legend_shows_whole_run_names() -> None:
+    import pandas as pd
+
+    curves = pd.DataFrame([{"run": "r", "label": LONG, "split": "train", "step": 1,
+                            "time": 1.0, "value": 0.5, "smoothed": 0.5}])
+    spec = charts.compare_chart(curves, "step", "loss")
+    legend = spec["layer"][1]["encoding"]["color"]["legend"]
+    assert legend["labelLimit"] == 0 and legend["orient"] == "bottom"
