@@ -335,30 +335,34 @@ def _subclass(spec: ModelSpec, shapes: dict) -> tuple[list[str], list[str]]:
     eager = bool(spec.inputs) and all(isinstance(d, int) for i in spec.inputs for d in i.shape)
     if eager:
         init += ["", f"{_INDENT}def build(self, input_shape):",
-                 f"{_INDENT * 2}{_docstring(_EAGER_BUILD)}"]
+                 f"{_INDENT * 2}{_docstring(_EAGER_BUILD)}",
+                 f"{_INDENT * 2}self.call({_zeros(spec.inputs)})"]
     if spec.inputs:
         body.append(_first_call(spec.inputs, eager))
     return init + [""] + call, body + ["return model"]
 
 
-_EAGER_BUILD = ("Nothing to do: each layer builds itself on the first call, on real "
-                "values (a layer that keeps a constant, such as a Normalization given "
-                "its mean, then keeps an eager one).")
+_EAGER_BUILD = ("Every layer builds on a call on zeros, real values (a layer that keeps a "
+                "constant, such as a Normalization given its mean, then keeps an eager "
+                "one); loading a saved model builds the same way before its weights are read.")
+
+
+def _zeros(inputs: tuple) -> str:
+    """A batch of one example of zeros per input (one argument, or a list of them)."""
+    items = [f"keras.ops.zeros({_shape((1, *i.shape))}, dtype={i.dtype!r})" for i in inputs]
+    return items[0] if len(items) == 1 else "[" + ", ".join(items) + "]"
 
 
 def _first_call(inputs: tuple, eager: bool) -> str:
     """The call that creates a subclass's weights: on a batch of zeros when every input
-    size is known (with ``build`` left to the layers, each builds eagerly), else on
-    symbolic inputs."""
+    size is known (``build`` then calls on zeros too, so every layer builds eagerly), else
+    on symbolic inputs."""
     if eager:
-        items = [f"keras.ops.zeros({_shape((1, *i.shape))}, dtype={i.dtype!r})" for i in inputs]
-        note = "the first call (on zeros) creates the weights"
-    else:
-        items = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
-                 for i in inputs]
-        note = "the first call creates the weights"
+        return f"model({_zeros(inputs)})  # the first call (on zeros) creates the weights"
+    items = [f"keras.Input(shape={_shape(i.shape)}, dtype={i.dtype!r}, name={i.name!r})"
+             for i in inputs]
     arg = items[0] if len(items) == 1 else "[" + ", ".join(items) + "]"
-    return f"model({arg})  # {note}"
+    return f"model({arg})  # the first call creates the weights"
 
 
 _docstring_text = repr("Calls its blocks in order, like keras.Sequential (written by hand).")
