@@ -52,7 +52,29 @@ def _check(args: argparse.Namespace) -> int:
                         params={"path": args.file, "count": len(summary.problems)},
                         details=list(summary.problems))
     print(format_summary(summary))
+    _say_weights(spec)
     return 0
+
+
+def _say_weights(spec) -> None:
+    """Whether a spec's initial weights can be used: a line on stdout, or why not (located,
+    on stderr) and that the model then starts as an architecture only."""
+    import sys
+
+    from tfcore import settings
+    from tfcore.messages import render
+    from tfcore.model import weights_problem
+    from tfcore.workspace import default_workspace
+
+    if not spec.weights:
+        return
+    lang = settings.cli_lang()
+    problem = weights_problem(spec, default_workspace())
+    if problem is None:
+        print(render("cli.spec.weights_ok", {"path": spec.weights}, lang))
+        return
+    print(render("spec.weights_dropped", {"problem": problem.text(lang)}, lang),
+          file=sys.stderr)
 
 
 def _code(args: argparse.Namespace) -> int:
@@ -63,31 +85,44 @@ def _code(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    """A .keras model (safe mode) as spec JSON, printed or written to ``--out``."""
+    """A .keras model (safe mode) as spec JSON, printed or written to ``--out``; its weights
+    are kept in the workspace as the spec's initial weights (``--no-weights``: not)."""
+    import sys
     from pathlib import Path
 
-    from tfcore.model import import_keras
+    from tfcore import settings
+    from tfcore.messages import render
+    from tfcore.model import import_keras_weights
+    from tfcore.workspace import default_workspace
 
     source = Path(args.file)
     if source.is_dir() or not source.is_file():
         raise SpecError(key="cli.err.no_keras_file", params={"path": shown(args.file)})
-    spec = import_keras(source, shown=source.name)
-    text = spec.to_json()
-    if not args.out:
-        print(text)
-        return 0
-    problem = path_problem(args.out)
-    out = Path(args.out)
+    out = Path(args.out) if args.out else None
+    problem = path_problem(args.out) if args.out else None
     if problem:
         raise SpecError(key="cli.err.path", params={"problem": problem})
-    if out.is_dir():
+    if out is not None and out.is_dir():
         raise SpecError(key="cli.err.out_folder", params={"path": shown(args.out)})
+    result = import_keras_weights(source, default_workspace().ensure(), shown=source.name,
+                                  stem=source.stem, keep_weights=not args.no_weights)
+    spec, lang = result.spec, settings.cli_lang()
+    said = {"name": source.name, "layers": result.layers, "kind": spec.kind,
+            "params": f"{result.params:,}", "out": args.out or "-",
+            "weights": render("cli.spec.weights_kept", {"path": result.weights}, lang)
+            if result.weights else render("cli.spec.weights_skipped" if args.no_weights
+                                          else "cli.spec.weights_none", {}, lang)}
+    text = spec.to_json()
+    if out is None:
+        print(text)
+        print(render("cli.spec.imported", said, lang), file=sys.stderr)  # JSON stays clean
+        return 0
     try:
         out.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise SpecError(key="cli.err.write", params={"path": shown(args.out),
                                                     "reason": exc.strerror or str(exc)}) from None
-    print(f"{source.name}: {len(spec.all_layers())} layers ({spec.kind}) -> {args.out}")
+    print(render("cli.spec.imported", said, lang))
     return 0
 
 
@@ -135,13 +170,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     code.add_argument("--style", choices=["sequential", "functional", "subclass", "container"],
                       default="functional")
     code.set_defaults(func=_code)
-    imp = command(actions, "import", "turn a .keras model file into spec JSON (safe mode: no "
-                                     "code from the file runs)",
+    imp = command(actions, "import", "turn a .keras model file into spec JSON and keep its "
+                                     "weights (safe mode: no code from the file runs)",
                   ["python -m tfcore spec import model.keras --out model.json",
-                   "python -m tfcore spec import model.keras > model.json"])
+                   "python -m tfcore spec import model.keras --no-weights > arch.json"])
     imp.add_argument("file", type=path_arg, help=".keras model file")
     add_flag(imp, "out", default=None, metavar="FILE",
              help="write the spec JSON to this file (default: print it)")
+    imp.add_argument("--no-weights", action="store_true",
+                     help="the architecture only: do not keep the file's weights (default: "
+                          "kept in <workspace>/models/imported as the spec's initial weights)")
     imp.set_defaults(func=_import)
     types = command(actions, "types", "list the layer types of the catalog by family",
                     ["python -m tfcore spec types",

@@ -22,12 +22,17 @@ from tfcore.model.initializers import (
     make_initializer,
     zeroed_uniform_class,
 )
+from tfcore.model.initial_weights import (
+    load_initial_weights,
+    open_checked,
+    prune_imported,
+    weights_problem,
+)
 from tfcore.model.keras_import import (
     ImportResult,
     check_keras_file,
     import_keras,
     import_keras_weights,
-    load_initial_weights,
 )
 from tfcore.model.params import (
     BOOL,
@@ -76,7 +81,7 @@ from tfcore.model.spec_ops import (
 from tfcore.model.drafts import (Draft, new_draft_id, read_draft, spec_digest, valid_draft_id,
                                   write_draft)
 from tfcore.model.spec_ops import rename as rename_layer
-from tfcore.model.store import list_specs, load_spec, save_spec
+from tfcore.model.store import delete_spec, list_specs, load_spec, rename_spec, save_spec
 from tfcore.model.summary import ModelSummary, deferred_demo, summarize
 from tfcore.model.try_it import TryResult, default_shapes, try_it
 from tfcore.model.validate import Validation, check_values, validate
@@ -85,6 +90,7 @@ __all__ = [
     "BOOL", "build_model", "CATEGORIES", "check_keras_file", "check_values", "CHOICE", "deferred_demo", "DTYPES",
     "FLOAT", "from_dict", "from_json", "FUNCTIONAL", "generate", "get_preset", "get_type",
     "import_keras", "import_keras_weights", "ImportResult", "load_initial_weights", "INIT",
+    "open_checked", "prune_imported", "weights_problem", "delete_spec", "rename_spec",
     "initializer_names", "INITIALIZERS", "InputSpec", "INT", "JSON", "KINDS", "layer_types",
     "LayerType",
     "LayerSpec", "make_initializer", "model_to_spec", "ModelSpec", "ModelSummary", "ParamSpec",

@@ -444,7 +444,15 @@ def generate(spec: ModelSpec, style: str = "functional") -> str:
         body = _STYLE_FUNCS[style](spec, shapes)
     parts = header + ([custom] if custom else []) + (classes + ["", ""] if classes else [])
     what = " and its weights" if spec.inputs else ""
-    parts += ["def build_model():", f'{_INDENT}"""Create the model{what}."""']
+    if spec.weights:        # an imported file's weights: the model computes what it computed
+        parts += [f"WEIGHTS = {spec.weights!r}",
+                  '"""The initial weights (a path inside the TF Lab workspace folder)."""',
+                  "", ""]
+        body = body[:-1] + ["if weights:", f"{_INDENT}model.load_weights(weights)", body[-1]]
+        parts += ["def build_model(weights=WEIGHTS):",
+                  f'{_INDENT}"""Create the model{what}, given ``weights`` (None: fresh)."""']
+    else:
+        parts += ["def build_model():", f'{_INDENT}"""Create the model{what}."""']
     parts += [_INDENT + line for line in body]
     parts += ["", "", 'if __name__ == "__main__":', f"{_INDENT}build_model().summary()", ""]
     return "\n".join(parts)

@@ -14,7 +14,13 @@ from typing import Any, Mapping
 
 from tfcore.errors import SpecError
 from tfcore.model.import_graph import HOW_TO_IMPORT, model_to_spec
-from tfcore.model.spec import ModelSpec
+from tfcore.model.initial_weights import (
+    IMPORTED_WEIGHTS,
+    load_initial_weights,
+    prune_imported,
+    values_digest,
+)
+from tfcore.model.spec import WEIGHTS_SUFFIX, ModelSpec
 
 __all__ = ["check_keras_file", "import_keras", "import_keras_weights", "ImportResult",
            "load_initial_weights", "load_keras_file", "model_to_spec"]
@@ -128,10 +134,6 @@ def import_keras(path: str | Path, shown: str | None = None) -> ModelSpec:
     return model_to_spec(load_keras_file(path, shown))
 
 
-IMPORTED_WEIGHTS = "models/imported"
-"""Workspace folder of the weights imported ``.keras`` files carried."""
-
-
 @dataclass(frozen=True)
 class ImportResult:
     """An imported model: its spec (``weights`` names the saved file), how many layers and
@@ -144,10 +146,12 @@ class ImportResult:
 
 
 def import_keras_weights(path: str | Path, workspace: Any, shown: str | None = None,
-                         stem: str | None = None) -> ImportResult:
+                         stem: str | None = None, keep_weights: bool = True) -> ImportResult:
     """Import a ``.keras`` file with its weights: the spec, and the file's weights saved as
-    the spec's initial weights (``models/imported/<stem>.weights.h5`` in ``workspace``), so
-    that a model built from the spec and given them computes what the file computes.
+    the spec's initial weights (``models/imported/<stem>-<digest>.weights.h5`` in
+    ``workspace``), so that a model built from the spec and given them computes what the
+    file computes. ``keep_weights=False``: the architecture only. Imported weights files
+    that nothing names any more are removed first.
 
     Raises:
         SpecError: as :func:`import_keras`; ``spec.import_no_room`` when the workspace's
@@ -159,25 +163,25 @@ def import_keras_weights(path: str | Path, workspace: Any, shown: str | None = N
     model = load_keras_file(path, shown)
     spec = model_to_spec(model)
     params = int(model.count_params())
-    if not model.weights:
+    if not model.weights or not keep_weights:
         return ImportResult(spec, len(spec.all_layers()), params, "")
     name = shown or Path(path).name
     size = sum(int(v.numpy().nbytes) for v in model.weights)
     folder = workspace.confine(IMPORTED_WEIGHTS)
     folder.mkdir(parents=True, exist_ok=True)
+    prune_imported(workspace)
     free = shutil.disk_usage(folder).free
     if size * 2 > free:   # the file plus room for the workspace to go on working
         raise SpecError(key="spec.import_no_room",
                         params={"name": name, "size": f"{size:,}", "free": f"{free:,}"})
-    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem or Path(name).stem).strip("._-")[:64]
-    relative = f"{IMPORTED_WEIGHTS}/{base or 'model'}.weights.h5"
-    model.save_weights(str(workspace.confine(relative)))
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem or Path(name).stem).strip("._-")[:48]
+    relative = f"{IMPORTED_WEIGHTS}/{base or 'model'}-{values_digest(model)}{WEIGHTS_SUFFIX}"
+    target = workspace.confine(relative)
+    temp = target.with_name(f".{target.stem}.tmp{WEIGHTS_SUFFIX}")
+    try:
+        model.save_weights(str(temp))
+        temp.replace(target)
+    finally:
+        temp.unlink(missing_ok=True)
     spec = replace(spec, weights=relative)
     return ImportResult(spec, len(spec.all_layers()), params, relative)
-
-
-def load_initial_weights(model: Any, spec: ModelSpec, workspace: Any) -> Any:
-    """Give a model built from ``spec`` the spec's initial weights, when it names them."""
-    if spec.weights:
-        model.load_weights(str(workspace.confine(spec.weights)))
-    return model

@@ -103,11 +103,12 @@ class CodeTrip:
         return self.original == self.rebuilt and self.max_diff == 0.0
 
 
-def run_generated(source: str) -> Any:
-    """The model a generated file's ``build_model()`` returns, run in a fresh namespace."""
+def run_generated(source: str, **kwargs: Any) -> Any:
+    """The model a generated file's ``build_model(**kwargs)`` returns, run in a fresh
+    namespace (``weights=...``: where the code of a spec with initial weights finds them)."""
     namespace: dict[str, Any] = {"__name__": "generated"}
     exec(compile(source, "<generated>", "exec"), namespace)  # noqa: S102 - our own code
-    return namespace["build_model"]()
+    return namespace["build_model"](**kwargs)
 
 
 def copy_weights(source: Any, target: Any) -> None:

@@ -199,11 +199,7 @@ def train(request: RunRequest, topology: Topology) -> dict:
     topology.status(phase="building")
     build_in_scope(strategy, run)
     start = _restore(run, topology)
-    initial = request.initial_weights or request.model_spec().weights   # imported weights
-    if start == 0 and initial:
-        from tfcore.workspace import default_workspace
-
-        topology.load_initial(run, default_workspace().confine(initial))
+    started_from = _initial_weights(run, topology) if start == 0 else None
     before = (read_json(topology.paths.status_json, {}) or {}) if topology.chief and start \
         else {}
     run.state = TrainState(total_steps=run.total, steps_per_epoch=run.spe,
@@ -225,6 +221,7 @@ def train(request: RunRequest, topology: Topology) -> dict:
                     notes=notes, dtype_policy=policy, phase="training", phase_checkpoint=None,
                     batch_size=config.batch_size,
                     per_replica_batch=max(1, config.batch_size // max(1, replicas)),
+                    **({"started_from": started_from} if started_from else {}),
                     **topology.status_fields(run))
     outcome = run_loop(run.model, data, config, strategy, run.state, run.listeners,
                        run.optimizer)
@@ -232,6 +229,34 @@ def train(request: RunRequest, topology: Topology) -> dict:
     if not topology.chief:
         return {}
     return _finish(run, topology, strategy, outcome)
+
+
+def _initial_weights(run: Run, topology: Topology) -> dict | None:
+    """Load the weights a new run starts from: the request's ``initial_weights`` (the
+    Weights lab's, a continued run's), else the spec's own (an imported file's). Returns
+    what status.json records of them: the workspace-relative file and where it came from.
+
+    Raises:
+        SpecError: the file is missing or does not fit the model (located).
+    """
+    from tfcore.errors import SpecError
+    from tfcore.workspace import default_workspace
+
+    spec = run.request.model_spec()
+    initial, source = ((run.request.initial_weights, "request") if run.request.initial_weights
+                       else (spec.weights, "spec"))
+    if not initial:
+        return None
+    path = default_workspace().confine(initial)
+    if topology.chief and not path.is_file():   # only the chief reads it
+        raise SpecError(key="spec.weights_missing", params={"name": spec.name, "path": initial})
+    try:
+        topology.load_initial(run, path)
+    except Exception as exc:  # noqa: BLE001 - Keras and h5py raise many kinds; all located
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+        raise SpecError(key="spec.weights_damaged",
+                        params={"name": spec.name, "path": initial, "reason": reason}) from exc
+    return {"weights": initial, "from": source}
 
 
 def _restore(run: Run, topology: Topology) -> int:

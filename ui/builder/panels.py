@@ -20,13 +20,14 @@ from tfcore.model import (
     import_keras_weights,
     list_specs,
     load_spec,
+    open_checked,
     save_spec,
 )
 from ui.builder.diagram import COMPACT, spec_to_dot
 from ui.builder.drafts import ask_load, mark_saved
 from ui.builder.editor import problem_text
 from ui.builder.fields import labels, parse_ints
-from ui.common import guarded, plain, show_error, t, workspace
+from ui.common import error_text, guarded, plain, show_error, t, workspace
 
 
 def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
@@ -99,14 +100,30 @@ def code_tab(spec: ModelSpec) -> None:
                        icon=":material/download:")
 
 
-def _load(spec: ModelSpec) -> None:
+IMPORTED, OPENED = "bld.imported", "bld.opened_note"   # what the last import/open said
+
+
+def _load(spec: ModelSpec, note: str = IMPORTED, checked: bool = False) -> None:
     """Open a pasted, uploaded or saved spec in the editor, unless a parameter value does
-    not fit its field (the form could only show a default in its place)."""
+    not fit its field (the form could only show a default in its place). Initial weights
+    that are missing or do not fit are dropped (the spec opens as an architecture) and the
+    reason is said once under ``note``; ``checked``: they were just written by an import."""
     check_values(spec)
+    if spec.weights and not checked:
+        spec, problem = open_checked(spec, workspace())
+        if problem is not None:
+            st.session_state[note] = ("warning", t("spec.weights_dropped",
+                                                   problem=error_text(problem)))
     ask_load(spec)
 
 
-IMPORTED = "bld.imported"
+def _said(note: str) -> None:
+    """What the last import or open said (once): a success or a warning."""
+    said = st.session_state.pop(note, None)
+    if said:
+        kind, text = said
+        (st.warning if kind == "warning" else st.success)(
+            text, icon=":material/warning:" if kind == "warning" else ":material/check:")
 
 
 def _import_upload(upload) -> ModelSpec:
@@ -124,24 +141,22 @@ def _import_upload(upload) -> ModelSpec:
                                           stem=Path(upload.name).stem)
         weights = (t("builder.imported_weights", path=plain(result.weights)) if result.weights
                    else t("builder.imported_no_weights"))
-        st.session_state[IMPORTED] = t("builder.imported", name=plain(upload.name[:200]),
-                                       layers=result.layers, params=f"{result.params:,}",
-                                       weights=weights)
+        st.session_state[IMPORTED] = ("success", t(
+            "builder.imported", name=plain(upload.name[:200]), layers=result.layers,
+            params=f"{result.params:,}", weights=weights))
         return result.spec
     return from_json(data.decode("utf-8", errors="replace"))
 
 
 def io_tab(spec: ModelSpec) -> None:
-    said = st.session_state.pop(IMPORTED, None)
-    if said:
-        st.success(said, icon=":material/check:")
+    _said(IMPORTED)
     st.download_button(t("builder.export_json"), spec.to_json(), file_name=f"{spec.name}.json",
                        mime="application/json", key="bld.export", icon=":material/download:")
     upload = st.file_uploader(t("builder.import_file"), type=["json", "keras"],
                               key="bld.upload", help=t("builder.import_help"))
     if upload is not None and st.button(t("builder.import_load"), key="bld.import_file"):
         with guarded():
-            _load(_import_upload(upload))
+            _load(_import_upload(upload), checked=upload.name.endswith(".keras"))
             st.rerun()
     text = st.text_area(t("builder.paste_json"), key="bld.paste", height=120)
     if st.button(t("builder.load_json"), key="bld.load_json") and text.strip():
@@ -169,9 +184,10 @@ def save_tab(spec: ModelSpec, ok: bool) -> None:
             st.success(t("builder.saved", name=plain(name),
                          path=plain(path.relative_to(ws.root.resolve()).as_posix())))
     saved = list_specs(ws)
+    _said(OPENED)
     if saved:
         chosen = st.selectbox(t("builder.saved_models"), saved, key="bld.saved_pick")
         if st.button(t("builder.open_saved"), key="bld.open_saved"):
             with guarded():
-                _load(load_spec(ws, chosen))
+                _load(load_spec(ws, chosen), OPENED)
                 st.rerun()
