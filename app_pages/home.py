@@ -9,7 +9,7 @@ from ui.common import (
     located_text,
     run_store,
     t,
-    versions_now,
+    versions_report,
     workspace,
 )
 
@@ -24,27 +24,24 @@ for index, page in enumerate(cards):
         st.page_link(page.path, label=t(page.key), icon=page.icon)
         st.caption(t(f"{page.key}.desc"))
 
-versions, report = versions_now(), devices_now()   # None while TensorFlow loads
+versions, report = versions_report(), devices_now()   # devices: None while TF loads
 left, right = st.columns(2)
 with left:
     st.subheader(t("home.versions"))
-    if versions is None:
-        st.caption(t("home.tf_loading"))
-    else:
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    (t("home.versions.tensorflow"), versions.tensorflow),
-                    (t("home.versions.keras"), versions.keras),
-                    (t("home.versions.python"), versions.python),
-                    (t("home.versions.cuda"), versions.cuda or t("home.versions.none")),
-                    (t("home.versions.cudnn"), versions.cudnn or t("home.versions.none")),
-                ],
-                columns=[t("home.versions.component"), t("home.versions.version")],
-            ),
-            hide_index=True,
-            width="stretch",
-        )
+    st.dataframe(
+        pd.DataFrame(
+            [
+                (t("home.versions.tensorflow"), versions.tensorflow),
+                (t("home.versions.keras"), versions.keras),
+                (t("home.versions.python"), versions.python),
+                (t("home.versions.cuda"), versions.cuda or t("home.versions.none")),
+                (t("home.versions.cudnn"), versions.cudnn or t("home.versions.none")),
+            ],
+            columns=[t("home.versions.component"), t("home.versions.version")],
+        ),
+        hide_index=True,
+        width="stretch",
+    )
 with right:
     st.subheader(t("home.devices"))
     if report is None:
