@@ -21,7 +21,8 @@ before the first point, so the caption is the signal. The time is split with the
 files: click -> ``queued_at`` (status.json) -> the first ``metrics.jsonl`` line's ``time``
 -> visible (browser and files share the wall clock). Then (unless ``--no-resume``) the
 trial clicks Stop, waits until the run is stopped (Resume enabled), waits for the warm
-workers as before, clicks Resume and times until the caption counts more steps than the
+workers as before (not with ``--resume-at-once``: then it clicks at once, as a person
+does, and a replacement warm worker may still be warming up), clicks Resume and times until the caption counts more steps than the
 stopped run showed: Resume -> first new point, split the same way (the resume's
 ``queued_at``, the first line beyond the stopped step). The run trains ``--epochs`` (50)
 epochs so that it is still running when Stop is clicked. After each trial the run is
@@ -125,6 +126,9 @@ def main() -> None:
                         help="browser mode: epochs of the run (long enough to stop it)")
     parser.add_argument("--no-resume", dest="resume", action="store_false",
                         help="browser mode: do not stop and resume each run")
+    parser.add_argument("--resume-at-once", action="store_true",
+                        help="browser mode: click Resume as soon as the run stopped, not "
+                             "after the warm workers warmed up (as a person does)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="browser mode: at most this long (s) for a page state or a run")
     args = parser.parse_args()

@@ -221,9 +221,9 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
     from tfcore.runs import delete_run
     from tfcore.training import jobs
 
-    def quiet() -> bool:
+    def quiet(limit: float = args.warm_wait) -> bool:
         return all([wait_warm(s, need_one=s is server and s.mode == "warm",
-                              limit=args.warm_wait) for s in others])  # each one, in turn
+                              limit=limit) for s in others])  # each one, in turn
 
     timeout_ms = args.timeout * 1000
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -247,7 +247,7 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
             stopped = _read_json(server.runs / run_id / "status.json")
             if stopped.get("state") == "stopped":
                 shown = int(page.evaluate(POINTS_JS))
-                calm = quiet()
+                calm = quiet(0.0 if args.resume_at_once else args.warm_wait)
                 stamps = _click_until_shown(
                     page, page.get_by_role("button", name="Resume").first, shown, timeout_ms)
                 status = _read_json(server.runs / run_id / "status.json")
