@@ -194,6 +194,17 @@ def _first_line_time(path: Path, after_step: int = 0) -> float | None:
     return None
 
 
+def _train_lines(path: Path) -> int:
+    """How many train records ``metrics.jsonl`` holds (what the caption counts)."""
+    count = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            count += json.loads(line).get("split") == "train"
+        except ValueError:
+            continue
+    return count
+
+
 def _click_until_shown(page, button, after: int, timeout_ms: float) -> dict:
     """Stamp, click ``button``, wait until more than ``after`` logged steps show."""
     page.wait_for_function(IDLE_JS, polling=50)
@@ -246,7 +257,9 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
             page.wait_for_function(STOPPED_JS, polling=100, timeout=timeout_ms)
             stopped = _read_json(server.runs / run_id / "status.json")
             if stopped.get("state") == "stopped":
-                shown = int(page.evaluate(POINTS_JS))
+                shown = _train_lines(server.runs / run_id / "metrics.jsonl")
+                page.wait_for_function(f"() => ({POINTS_JS})() >= {shown}", polling=100,
+                                       timeout=timeout_ms)    # every stopped step shown
                 calm = quiet(0.0 if args.resume_at_once else args.warm_wait)
                 stamps = _click_until_shown(
                     page, page.get_by_role("button", name="Resume").first, shown, timeout_ms)

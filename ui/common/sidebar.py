@@ -19,6 +19,7 @@ PRESENTER_CSS = """<style>
 [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 3rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 </style>"""
 
 
