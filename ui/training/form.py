@@ -96,11 +96,9 @@ def device_section(batch_size: int) -> DeviceChoice:
 
     While TensorFlow loads the choices are those of a machine without GPUs (the page is
     redrawn once it has loaded), unless a GPU choice is already made: that one waits."""
-    report = devices_now()
     chosen = st.session_state.get("train.device", recall("train.device", CPU))
-    if report is None and chosen not in device_options(0):
-        report = devices_report()
-    gpus = report.gpu_count if report is not None else 0
+    loaded = devices_now() is not None           # else redrawn once TensorFlow has loaded
+    gpus = devices_report().gpu_count if loaded or chosen not in device_options(0) else 0
     options = device_options(gpus)
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))
