@@ -4,8 +4,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.common import (available_pages, init_language, render_sidebar, t, tensorflow_ready,
-                       warm_worker)
+from ui.common import (available_pages, init_language, preload_tensorflow, render_sidebar,
+                       rerun_when_tensorflow_loads, t, warm_worker)
 from ui.custom import load_saved_code
 
 # A local file: a ":material/...:" or emoji page icon makes every page load fetch the
@@ -13,8 +13,6 @@ from ui.custom import load_saved_code
 ICON = Path(__file__).resolve().parent / "assets" / "tflab-icon.png"
 st.set_page_config(page_title="TF Lab", page_icon=str(ICON), layout="wide")
 init_language()
-tensorflow_ready()
-warm_worker()
 load_saved_code()      # trusted servers: user-written layers, losses, metrics
 
 sections: dict[str, list] = {}
@@ -24,4 +22,11 @@ for page in available_pages():
                 default=page.path == "app_pages/home.py", url_path=Path(page.path).stem))
 navigation = st.navigation(sections)
 render_sidebar()
-navigation.run()
+try:
+    navigation.run()
+finally:
+    # Not before the first page: it draws without TensorFlow (a 5-15 s import), which
+    # then loads in the background, while the warm worker imports its own.
+    preload_tensorflow()
+    warm_worker()
+    rerun_when_tensorflow_loads()

@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui.common import (
     available_pages,
-    devices_report,
+    devices_now,
     located_text,
     run_store,
     t,
@@ -24,10 +24,10 @@ for index, page in enumerate(cards):
         st.page_link(page.path, label=t(page.key), icon=page.icon)
         st.caption(t(f"{page.key}.desc"))
 
+versions, report = versions_report(), devices_now()   # devices: None while TF loads
 left, right = st.columns(2)
 with left:
     st.subheader(t("home.versions"))
-    versions = versions_report()
     st.dataframe(
         pd.DataFrame(
             [
@@ -44,19 +44,22 @@ with left:
     )
 with right:
     st.subheader(t("home.devices"))
-    report = devices_report()
-    rows = [
-        {
-            t("home.devices.name"): dev.name,
-            t("home.devices.type"): dev.device_type,
-            t("home.devices.kind"): t(f"home.devices.kind.{dev.kind}"),
-            t("home.devices.details"): ", ".join(f"{k}={v}" for k, v in dev.details.items()),
-        }
-        for dev in report.physical + report.logical
-    ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    if report.gpu_count == 0:
-        st.caption(t("home.devices.no_gpu"))
+    if report is None:
+        st.caption(t("home.tf_loading"))
+    else:
+        rows = [
+            {
+                t("home.devices.name"): dev.name,
+                t("home.devices.type"): dev.device_type,
+                t("home.devices.kind"): t(f"home.devices.kind.{dev.kind}"),
+                t("home.devices.details"): ", ".join(f"{k}={v}"
+                                                     for k, v in dev.details.items()),
+            }
+            for dev in report.physical + report.logical
+        ]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        if report.gpu_count == 0:
+            st.caption(t("home.devices.no_gpu"))
 
 st.subheader(t("home.workspace"))
 ws = workspace()

@@ -14,8 +14,12 @@ from ui.training import (
     watched_run,
 )
 
-st.title(t("train.title"))
 presenting = presenter_mode()
+# Presenter mode, 1280x800 on a projector: the Train button beside the title, no divider
+# or heading above the live panel, the run picker below it, so the chart is in view.
+head, action = st.columns([4, 1], vertical_alignment="bottom") if presenting \
+    else (st.container(), st.container())
+head.title(t("train.title"))
 if not presenting:
     st.caption(t("train.intro"))
 
@@ -23,19 +27,21 @@ with st.expander(t("train.setup"), expanded=False) if presenting else st.contain
     form = setup_form()
 for problem in form.problems:
     st.warning(problem, icon=":material/block:")
-if st.button(t("train.start"), type="primary", icon=":material/model_training:",
-             disabled=form.request is None, key="train.start"):
+if action.button(t("train.start"), type="primary", icon=":material/model_training:",
+                 disabled=form.request is None, key="train.start"):
     with guarded():
         st.session_state[RUN_KEY] = start_run(workspace().runs, form.request)
         mark_started(st.session_state[RUN_KEY])
 
-st.divider()
-st.subheader(t("train.live"))
+if not presenting:
+    st.divider()
+    st.subheader(t("train.live"))
 records = run_store().list()               # newest first
 current = watched_run(records)
 if current is None:
     empty_panel()
 else:
+    panel = st.container() if presenting else None          # drawn above the picker
     run_id = run_picker(records, current)    # its labels redraw when a state changes
-    with guarded():
+    with panel if panel is not None else st.container(), guarded():
         live_panel(run_id)

@@ -19,8 +19,15 @@ observer stamps the moment) until the caption "N logged training steps" and a dr
 chart (its canvas, or the SVG Streamlit 1.67 draws) show: the page draws an empty chart
 before the first point, so the caption is the signal. The time is split with the run's
 files: click -> ``queued_at`` (status.json) -> the first ``metrics.jsonl`` line's ``time``
--> visible (browser and files share the wall clock). After each trial the run is stopped
-(``jobs.stop_run``) and deleted, so the next trial starts from an empty runs folder. Warm
+-> visible (browser and files share the wall clock). Then (unless ``--no-resume``) the
+trial clicks Stop, waits until the run is stopped (Resume enabled), waits for the warm
+workers as before (not with ``--resume-at-once``: then it clicks at once, as a person
+does, and a replacement warm worker may still be warming up), clicks Resume and times until the caption counts more steps than the
+stopped run showed: Resume -> first new point, split the same way (the resume's
+``queued_at``, the first line beyond the stopped step). The run trains ``--epochs`` (50)
+epochs so that it is still running when Stop is clicked. After each trial the run is
+stopped (``jobs.stop_run``) and deleted, so the next trial starts from an empty runs
+folder. Prints the load average before and with every trial. Warm
 readiness is not written to the workspace (the warm worker prints ``ready`` on a pipe to its
 server, which reads it only when asked), so the bench looks at that pipe: a warm worker
 (``python -m tfcore.training.warm``, a child of the server) is ready when its stdout pipe
@@ -33,6 +40,7 @@ errors and Ctrl-C included. The browser half lives in ``bench/live_browser.py``.
 
     .venv/bin/python bench/bench_live.py [--trials 3] [--loop fit|custom]
     .venv/bin/python bench/bench_live.py --browser [--trials 3] [--loop fit|custom]
+    .venv/bin/python tests/load/cpu_hog.py --cores 2 -- .venv/bin/python bench/bench_live.py --browser
 """
 
 from __future__ import annotations
@@ -114,6 +122,13 @@ def main() -> None:
                         help="click Train -> first point visible, in headless chromium")
     parser.add_argument("--warm-wait", type=float, default=180.0,
                         help="browser mode: at most this long (s) for warm workers to warm up")
+    parser.add_argument("--epochs", type=int, default=50,
+                        help="browser mode: epochs of the run (long enough to stop it)")
+    parser.add_argument("--no-resume", dest="resume", action="store_false",
+                        help="browser mode: do not stop and resume each run")
+    parser.add_argument("--resume-at-once", action="store_true",
+                        help="browser mode: click Resume as soon as the run stopped, not "
+                             "after the warm workers warmed up (as a person does)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="browser mode: at most this long (s) for a page state or a run")
     args = parser.parse_args()

@@ -39,25 +39,38 @@ IDLE_JS = """() => {
 }"""
 
 # Stamps (browser wall clock, ms) the click on the page and the first moment the live
-# panel shows a point: the caption "N logged training steps" and a drawn chart (vega-lite
-# draws into a canvas or, as Streamlit 1.67 does here, an SVG).
-SHOWN_JS = """() => [...document.querySelectorAll("[data-testid='stCaptionContainer']")]
-    .some(el => /^\\d+ logged training steps/.test(el.innerText.trim())
-                && !el.closest("[data-stale='true']"))
+# panel shows a point beyond ``window.__bench.after`` logged steps: the caption "N logged
+# training steps" with N > after, and a drawn chart (vega-lite draws into a canvas or, as
+# Streamlit 1.67 does here, an SVG). A start waits for N > 0, a resume for N > the count
+# the stopped run showed.
+POINTS_JS = """() => Math.max(-1, ...[...document.querySelectorAll(
+    "[data-testid='stCaptionContainer']")]
+  .filter(el => !el.closest("[data-stale='true']"))
+  .map(el => /^(\\d[\\d,]*) logged training steps/.exec(el.innerText.trim()))
+  .filter(m => m).map(m => parseInt(m[1].replace(/,/g, ''), 10)))"""
+SHOWN_JS = """() => (POINTS)() > ((window.__bench || {}).after || 0)
   && !!document.querySelector(
-    "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")"""
+    "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")
+""".replace("POINTS", POINTS_JS)
 STAMP_JS = """() => {
   const b = window.__bench;
   if (b.clickAt && !b.visibleAt && (SHOWN)()) b.visibleAt = Date.now();
   return b.visibleAt > 0;
 }""".replace("SHOWN", SHOWN_JS)
-INSTALL_JS = """() => {
-  window.__bench = {clickAt: 0, visibleAt: 0};
+INSTALL_JS = """(after) => {
+  window.__bench = {clickAt: 0, visibleAt: 0, after: after};
   document.addEventListener('click', () => {
     if (!window.__bench.clickAt) window.__bench.clickAt = Date.now(); }, true);
   new MutationObserver(STAMP).observe(document.body,
     {subtree: true, childList: true, characterData: true, attributes: true});
 }""".replace("STAMP", STAMP_JS)
+# The stopped run's panel: Resume enabled, Stop disabled, the app idle.
+STOPPED_JS = """() => {
+  const named = n => [...document.querySelectorAll('button')]
+    .find(b => b.innerText.trim().endsWith(n));
+  const resume = named('Resume'), stop = named('Stop');
+  return !!resume && !resume.disabled && !!stop && stop.disabled && (IDLE)();
+}""".replace("IDLE", IDLE_JS)
 
 
 @dataclass
@@ -165,56 +178,105 @@ def _read_json(path: Path) -> dict:
         return {}
 
 
-def _first_line_time(path: Path) -> float | None:
+def _first_line_time(path: Path, after_step: int = 0) -> float | None:
+    """Wall time of the first train line beyond ``after_step`` in ``metrics.jsonl``."""
     try:
-        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
-        return float(json.loads(first)["time"])
-    except (OSError, ValueError, KeyError, TypeError):
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
         return None
+    for line in lines:
+        try:
+            record = json.loads(line)
+            if record.get("split") == "train" and int(record["step"]) > after_step:
+                return float(record["time"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return None
 
 
-def browser_trial(browser, server: Server, args: argparse.Namespace,
-                  others: list[Server]) -> dict:
-    """One click -> first point on ``server``; returns the times (s) and the start path."""
-    from tfcore.errors import RunError
-    from tfcore.runs import delete_run
-    from tfcore.training import jobs
+def _train_lines(path: Path) -> int:
+    """How many train records ``metrics.jsonl`` holds (what the caption counts)."""
+    count = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            count += json.loads(line).get("split") == "train"
+        except ValueError:
+            continue
+    return count
 
-    timeout_ms = args.timeout * 1000
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(timeout_ms)
-        page.goto(f"{server.url}/train?lang=en&loop={args.loop}")
-        button = page.get_by_role("button", name="Train", exact=True).first
-        button.wait_for(state="visible")
-        page.wait_for_function(IDLE_JS, polling=50)
-        waits = [wait_warm(s, need_one=s is server and s.mode == "warm",
-                           limit=args.warm_wait) for s in others]      # each one, in turn
-        quiet = all(waits)
-        page.wait_for_function(IDLE_JS, polling=50)
-        page.evaluate(INSTALL_JS)
-        button.click()
-        page.wait_for_function(STAMP_JS, polling=50, timeout=timeout_ms)
-        stamps = page.evaluate("() => window.__bench")
-    finally:
-        context.close()
-    run_ids = [p.name for p in server.runs.iterdir() if p.is_dir()]
-    assert len(run_ids) == 1, f"one run expected in {server.runs}: {run_ids}"
-    run_id = run_ids[0]
-    status = _read_json(server.runs / run_id / "status.json")
-    first = _first_line_time(server.runs / run_id / "metrics.jsonl")
-    try:
-        jobs.stop_run(server.runs, run_id)
-    except RunError:
-        pass                                  # it had already ended (a short default run)
-    jobs.wait_for(server.runs, run_id, timeout=args.timeout)
-    delete_run(server.runs, run_id)
+
+def _click_until_shown(page, button, after: int, timeout_ms: float) -> dict:
+    """Stamp, click ``button``, wait until more than ``after`` logged steps show."""
+    page.wait_for_function(IDLE_JS, polling=50)
+    page.evaluate(INSTALL_JS, after)
+    button.click()
+    page.wait_for_function(STAMP_JS, polling=50, timeout=timeout_ms)
+    return page.evaluate("() => window.__bench")
+
+
+def _parts(stamps: dict, status: dict, first: float | None, quiet: bool) -> dict:
+    """click -> visible, split at the run's ``queued_at`` and its first (new) line."""
     click, shown = stamps["clickAt"] / 1000, stamps["visibleAt"] / 1000
     queued = float(status.get("queued_at") or "nan")
     first = float("nan") if first is None else first
     return {"visible": shown - click, "queued": queued - click, "first": first - queued,
             "drawn": shown - first, "start": status.get("start", "?"), "quiet": quiet}
+
+
+def browser_trial(browser, server: Server, args: argparse.Namespace,
+                  others: list[Server]) -> dict:
+    """One click on Train -> first point on ``server``, then Stop, and a click on Resume
+    -> the first new point; returns the times (s) and the start paths (``resume`` is None
+    when the run ended before it could be stopped)."""
+    from tfcore.errors import RunError
+    from tfcore.runs import delete_run
+    from tfcore.training import jobs
+
+    def quiet(limit: float = args.warm_wait) -> bool:
+        return all([wait_warm(s, need_one=s is server and s.mode == "warm",
+                              limit=limit) for s in others])  # each one, in turn
+
+    timeout_ms = args.timeout * 1000
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    resumed = None
+    try:
+        page = context.new_page()
+        page.set_default_timeout(timeout_ms)
+        page.goto(f"{server.url}/train?lang=en&loop={args.loop}&epochs={args.epochs}")
+        button = page.get_by_role("button", name="Train", exact=True).first
+        button.wait_for(state="visible")
+        page.wait_for_function(IDLE_JS, polling=50)
+        calm = quiet()
+        stamps = _click_until_shown(page, button, 0, timeout_ms)
+        [run_id] = [p.name for p in server.runs.iterdir() if p.is_dir()]
+        status = _read_json(server.runs / run_id / "status.json")
+        started = _parts(stamps, status, _first_line_time(server.runs / run_id /
+                                                           "metrics.jsonl"), calm)
+        if args.resume:
+            page.get_by_role("button", name="Stop").first.click()
+            page.wait_for_function(STOPPED_JS, polling=100, timeout=timeout_ms)
+            stopped = _read_json(server.runs / run_id / "status.json")
+            if stopped.get("state") == "stopped":
+                shown = _train_lines(server.runs / run_id / "metrics.jsonl")
+                page.wait_for_function(f"() => ({POINTS_JS})() >= {shown}", polling=100,
+                                       timeout=timeout_ms)    # every stopped step shown
+                calm = quiet(0.0 if args.resume_at_once else args.warm_wait)
+                stamps = _click_until_shown(
+                    page, page.get_by_role("button", name="Resume").first, shown, timeout_ms)
+                status = _read_json(server.runs / run_id / "status.json")
+                first = _first_line_time(server.runs / run_id / "metrics.jsonl",
+                                         int(stopped.get("step") or 0))
+                resumed = _parts(stamps, status, first, calm)
+    finally:
+        context.close()
+    try:
+        jobs.stop_run(server.runs, run_id)
+    except (RunError, UnboundLocalError):
+        pass                                  # it had already ended (or never started)
+    else:
+        jobs.wait_for(server.runs, run_id, timeout=args.timeout)
+    delete_run(server.runs, run_id)
+    return {"start": started, "resume": resumed}
 
 
 def _kill_group(pid: int, sig: int) -> None:
@@ -244,25 +306,27 @@ def stop_server(server: Server) -> None:
         _kill_group(pid, signal.SIGKILL)
 
 
-def _line(trial: int, mode: str, r: dict) -> str:
+def _line(trial: int, mode: str, action: str, r: dict) -> str:
     flags = "" if r["quiet"] else "  (a warm worker was still warming up)"
     if mode == "warm" and r["start"] != "warm":
         flags += f"  (started {r['start']}, not warm)"
-    return (f"trial {trial} {mode}: click -> visible {r['visible']:6.2f} s = click -> queued "
-            f"{r['queued']:5.2f} + queued -> first line {r['first']:5.2f} + first line -> "
-            f"visible {r['drawn']:5.2f}{flags}")
+    return (f"trial {trial} {mode} {action}: click -> visible {r['visible']:6.2f} s = click -> "
+            f"queued {r['queued']:5.2f} + queued -> first line {r['first']:5.2f} + first line "
+            f"-> visible {r['drawn']:5.2f}{flags}")
 
 
 def browser_bench(args: argparse.Namespace) -> None:
-    """Click "Train" -> first point visible, cold vs warm dashboards, in chromium."""
+    """Click "Train" -> first point visible, and "Resume" -> first new point visible,
+    cold vs warm dashboards, in chromium."""
     from playwright.sync_api import sync_playwright
 
     def _terminate(signum, frame):
         raise SystemExit(f"stopped by signal {signum}")
 
     signal.signal(signal.SIGTERM, _terminate)
-    results: dict[str, list[dict]] = {"cold": [], "warm": []}
+    results: dict[tuple[str, str], list[dict]] = {}
     servers: list[Server] = []
+    print(f"load average before: {_load()} ({os.cpu_count()} cores)", flush=True)
     with tempfile.TemporaryDirectory(prefix="tflab-bench-live-") as tmp:
         try:
             for mode in ("cold", "warm"):
@@ -274,8 +338,12 @@ def browser_bench(args: argparse.Namespace) -> None:
                     for trial in range(1, args.trials + 1):
                         for server in servers:
                             result = browser_trial(browser, server, args, servers)
-                            results[server.mode].append(result)
-                            print(_line(trial, server.mode, result), flush=True)
+                            for action in ("start", "resume"):
+                                if result[action] is not None:
+                                    results.setdefault((server.mode, action), []).append(
+                                        result[action])
+                                    print(_line(trial, server.mode, action, result[action])
+                                          + f"  (load {_load()})", flush=True)
                 finally:
                     browser.close()
         except BaseException:
@@ -286,14 +354,29 @@ def browser_bench(args: argparse.Namespace) -> None:
         finally:
             for server in servers:
                 stop_server(server)
+    _summary(results, args)
+    print(f"load average after: {_load()}")
 
-    def med(mode: str, part: str) -> float:
-        return statistics.median(r[part] for r in results[mode])
 
-    cold, warm = med("cold", "visible"), med("warm", "visible")
-    print(f"median click Train -> first point visible (browser, {args.loop} loop, mlp on "
-          f"digits28): cold {cold:.2f} s, warm {warm:.2f} s, warm/cold {warm / cold:.2f}")
-    for part, name in (("queued", "click -> queued"), ("first", "queued -> first line"),
-                       ("drawn", "first line -> visible")):
-        print(f"  median {name}: cold {med('cold', part):.2f} s, "
-              f"warm {med('warm', part):.2f} s")
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _summary(results: dict[tuple[str, str], list[dict]], args: argparse.Namespace) -> None:
+    def med(mode: str, action: str, part: str) -> float:
+        rows = results.get((mode, action)) or [{part: float("nan")}]
+        return statistics.median(r[part] for r in rows)
+
+    for action, what in (("start", "click Train -> first point"),
+                         ("resume", "click Resume -> first new point")):
+        cold, warm = med("cold", action, "visible"), med("warm", action, "visible")
+        counts = "/".join(str(len(results.get((m, action), []))) for m in ("cold", "warm"))
+        print(f"median {what} visible (browser, {args.loop} loop, mlp on digits28, trials "
+              f"cold/warm {counts}): cold {cold:.2f} s, warm {warm:.2f} s, "
+              f"warm/cold {warm / cold:.2f}")
+        for part, name in (("queued", "click -> queued"), ("first", "queued -> first line"),
+                           ("drawn", "first line -> visible")):
+            print(f"  median {name}: cold {med('cold', action, part):.2f} s, "
+                  f"warm {med('warm', action, part):.2f} s")
+    start, resume = med("warm", "start", "visible"), med("warm", "resume", "visible")
+    print(f"warm resume/start {resume / start:.2f}")

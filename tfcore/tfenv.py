@@ -7,9 +7,12 @@ looks, and turns on memory growth so it never takes a whole GPU from the workers
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -108,19 +111,58 @@ def describe_devices() -> DevicesReport:
 
 
 def versions() -> VersionsReport:
-    """TensorFlow, Keras, CUDA and cuDNN versions of this install."""
-    quiet_tensorflow()
-    import keras
-    import numpy as np
-    import tensorflow as tf
+    """TensorFlow, Keras, CUDA and cuDNN versions of this install, read without importing
+    TensorFlow (a 5-15 s import the dashboard does not wait for): the packages' metadata
+    and TensorFlow's generated build-info file. Falls back to the imported modules when
+    the metadata is missing."""
+    try:
+        return _report(_installed(TF_DISTRIBUTIONS), metadata.version("keras"), _build_info())
+    except (metadata.PackageNotFoundError, OSError, ImportError, AttributeError):
+        quiet_tensorflow()
+        import keras
+        import tensorflow as tf
 
-    info = tf.sysconfig.get_build_info()
+        return _report(tf.__version__, keras.__version__, tf.sysconfig.get_build_info())
+
+
+TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly")
+
+
+def _report(tensorflow: str, keras: str, info: dict) -> VersionsReport:
+    import numpy as np
+
     return VersionsReport(
-        tensorflow=tf.__version__,
-        keras=keras.__version__,
+        tensorflow=tensorflow,
+        keras=keras,
         python=platform.python_version(),
         numpy=np.__version__,
         cuda=info.get("cuda_version"),
         cudnn=info.get("cudnn_version"),
         built_with_cuda=bool(info.get("is_cuda_build", False)),
     )
+
+
+def _installed(names: tuple[str, ...]) -> str:
+    """The version of the first installed distribution of ``names``."""
+    for name in names:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    raise metadata.PackageNotFoundError(names[0])
+
+
+def _build_info() -> dict:
+    """``tf.sysconfig.get_build_info()`` without importing TensorFlow: its generated
+    ``tensorflow/python/platform/build_info.py`` (it imports only ``collections``)."""
+    spec = importlib.util.find_spec("tensorflow")      # a top-level package: not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("tensorflow")
+    path = Path(list(spec.submodule_search_locations)[0]) / "python" / "platform" / \
+        "build_info.py"
+    module_spec = importlib.util.spec_from_file_location("_tflab_tf_build_info", path)
+    if module_spec is None or module_spec.loader is None:
+        raise ImportError(str(path))
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return dict(module.build_info)

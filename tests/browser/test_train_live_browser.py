@@ -138,7 +138,7 @@ def test_paced_run_starts_stops_and_resumes_with_phases(server: str, page,
 
 def test_presenter_mode_draws_large_charts(server: str, page, tmp_path: Path) -> None:
     page.goto(f"{server}/train?lang=en&present=1")
-    settle(page, EN["train.live"])
+    settle(page, EN["train.watch"])                        # the run picker, below the panel
     wait_charts_drawn(page, at_least=2)                    # the last run's curves
     assert page.get_by_text(EN["train.smoothing"], exact=True).count() == 0   # hidden
     chart = page.locator(CHART).first

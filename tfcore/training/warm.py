@@ -6,7 +6,8 @@ dataset and traces one tiny training step (so the first run pays none of that), 
 With the job it becomes that run's worker (``tfcore.training.worker.run``), its output
 going to the run's ``log.txt``. It exits without training when stdin closes (the server
 that started it is gone: no orphans) or after ``TFLAB_WARM_IDLE`` seconds (default two
-hours). ``DELAY`` seconds pass before it imports TensorFlow (a job arriving meanwhile is
+hours). A job that comes while it warms up ends the warm-up at its next stage. ``DELAY``
+seconds pass before it imports TensorFlow (a job arriving meanwhile is
 taken at once), so a replacement does not compete with the run that was just handed over.
 The job manager (``tfcore.training.jobs``) starts it in its own session, like a worker.
 """
@@ -19,6 +20,7 @@ import select
 import sys
 import time
 import traceback
+from typing import Callable
 
 from tfcore import settings
 
@@ -33,19 +35,34 @@ def _wait_line(timeout: float | None) -> bytes | None:
     return sys.stdin.buffer.readline()
 
 
-def warm_up() -> None:
+def job_waiting() -> bool:
+    """Whether a job (or the end of stdin) is waiting to be read; never blocks."""
+    readable, _, _ = select.select([sys.stdin.buffer], [], [], 0)
+    return bool(readable)
+
+
+def warm_up(stop: Callable[[], bool] = job_waiting) -> None:
     """Pay the one-time costs a first run would: imports, the default dataset, one traced
-    training step of the default model (then forget it: names restart at zero)."""
+    training step of the default model (then forget it: names restart at zero).
+
+    Between its stages it asks ``stop`` whether a job has come meanwhile (a run handed
+    over while this worker was still warming up: a resume soon after a start) and then
+    returns at once: the run pays what is left once, not after a warm-up it does not need.
+    """
     import keras
     import tensorflow as tf
     from tensorboard.compat.proto import event_pb2  # noqa: F401 - the model graph's events
 
-    from tfcore.data import DatasetRequest, load_dataset
-    from tfcore.model import build_model, get_preset
     from tfcore.training import loops, tape_loop, worker  # noqa: F401 - import now
     from tfcore.training.recorder import TBScalars  # noqa: F401
+    if stop():
+        return
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.model import build_model, get_preset
 
     bundle = load_dataset(DatasetRequest(name="digits28"))
+    if stop():
+        return
     model = build_model(get_preset("mlp"))
     optimizer = keras.optimizers.Adam(1e-3)
     loss = keras.losses.SparseCategoricalCrossentropy()

@@ -8,7 +8,7 @@ import streamlit as st
 
 from tfcore.rundir import ACTIVE_STATES, RunStore
 from ui.common.i18n import language_selector, t
-from ui.common.resources import devices_report, workspace
+from ui.common.resources import devices_now, workspace
 
 PRESENTER_KEY = "presenter"            # the session's choice; not a widget key
 PRESENTER_WIDGET = "presenter_widget"
@@ -19,6 +19,7 @@ PRESENTER_CSS = """<style>
 [data-testid="stMetricLabel"] p { font-size: 1.4rem; }
 [data-testid="stCaptionContainer"] { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 3rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 </style>"""
 
 
@@ -32,9 +33,10 @@ def presenter_mode() -> bool:
 def render() -> None:
     language_selector()
     _presenter_toggle()
-    report = devices_report()
+    report = devices_now()           # None while TensorFlow loads: redrawn once it has
     st.sidebar.caption(t("app.sidebar.devices", gpus=report.gpu_count,
-                         logical=len(report.logical)))
+                         logical=len(report.logical)) if report else
+                       t("app.sidebar.devices_loading"))
     with st.sidebar:
         _jobs()
 

@@ -30,12 +30,14 @@ from tfcore.training import (
 )
 from ui.common import (
     choose_placeholder,
+    devices_now,
     devices_report,
     guarded,
     kept,
     pick,
     pick_model,
     plain,
+    recall,
     t,
 )
 from ui.data import load_with_spinner, pick_dataset
@@ -90,8 +92,13 @@ def model_section() -> tuple[ModelSpec | None, str | None]:
 
 
 def device_section(batch_size: int) -> DeviceChoice:
-    """Device radio plus its settings; shows replicas and global/per-replica batch."""
-    gpus = devices_report().gpu_count
+    """Device radio plus its settings; shows replicas and global/per-replica batch.
+
+    While TensorFlow loads the choices are those of a machine without GPUs (the page is
+    redrawn once it has loaded), unless a GPU choice is already made: that one waits."""
+    chosen = st.session_state.get("train.device", recall("train.device", CPU))
+    loaded = devices_now() is not None           # else redrawn once TensorFlow has loaded
+    gpus = devices_report().gpu_count if loaded or chosen not in device_options(0) else 0
     options = device_options(gpus)
     kind = kept(st.radio, t("train.device"), options, horizontal=True, key="train.device",
                 allowed=options, format_func=lambda k: t(f"train.device.{k}"))

@@ -169,13 +169,18 @@ def _labels() -> dict[str, str]:
 
 
 def empty_panel() -> None:
-    """The live panel before any run: empty state, progress and loss axes."""
+    """The live panel before any run: empty state, progress and loss axes (the axes first
+    in presenter mode, as a run's chart is)."""
+    presenting = presenter_mode()
+    if presenting:
+        _empty_chart("train.empty_chart")
     cols = st.columns(5)
     for col, key in zip(cols, ("train.state", "train.step", "train.epoch", "train.speed",
                                "train.eta")):
         col.metric(t(key), "-")
     st.progress(0.0, text=t("train.no_runs"))
-    _empty_chart("train.empty_chart")
+    if not presenting:
+        _empty_chart("train.empty_chart")
 
 
 def _charts(buffer: SeriesBuffer) -> None:
@@ -285,10 +290,16 @@ def _body(run_id: str) -> None:
     except Exception:  # noqa: BLE001 - the run was deleted meanwhile
         st.caption(t("train.no_run"))
         return
-    _status_line(record)
-    _buttons(record)
-    _failure(record)
-    _charts(_buffer(run_id))
+    if presenter_mode():             # the chart first: in view at 1280x800 on a projector
+        _failure(record)
+        _charts(_buffer(run_id))
+        _status_line(record)
+        _buttons(record)
+    else:
+        _status_line(record)
+        _buttons(record)
+        _failure(record)
+        _charts(_buffer(run_id))
     _checkpoints(record)
     if record.status.state == FINISHED:
         _results(record)

@@ -88,6 +88,13 @@ def _gpus() -> range:
     return range(devices_report().gpu_count)
 
 
+def _device(text: str) -> str:
+    """A device choice from the URL; only a GPU choice waits for TensorFlow's device list."""
+    if text in device_options(0):
+        return text
+    return _choice(lambda: device_options(len(_gpus())))(text)
+
+
 def device_options(gpus: int) -> list[str]:
     """The device choices a machine with ``gpus`` GPUs offers (the GPU ones only with one)."""
     return [*(DEVICE_CHOICES if gpus else ("cpu", "logical")), "cluster"]
@@ -157,7 +164,7 @@ PARAMS: dict[str, Param] = {
     "validate_every": Param("train.validate_every", SETTINGS["validate_every"].parse),
     "ckpt_prefix": Param("train.ckpt_prefix", _choice(lambda: CKPT_PREFIXES)),
     "mixed": Param("train.mixed", _flag),
-    "device": Param("train.device", _choice(lambda: device_options(len(_gpus())))),
+    "device": Param("train.device", _device),
     "gpu": Param("train.gpu_index", _choice(_gpus)),
     "gpus": Param("train.visible_gpus", _choices(_gpus)),
     "logical": Param("train.logical_count",
