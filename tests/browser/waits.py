@@ -84,9 +84,13 @@ def _runs(page) -> dict:
 
 
 def _locator(page, expect: Expect):
-    if expect is None or not isinstance(expect, str):
-        return expect
-    return page.get_by_text(expect).filter(visible=True).first
+    """What to wait for: any visible match (a fragment's redraw can show its stale element
+    beside the new one for a moment, so a locator may match twice: not an error)."""
+    if expect is None:
+        return None
+    if isinstance(expect, str):
+        expect = page.get_by_text(expect)
+    return expect.filter(visible=True).first
 
 
 def _wait_visible(expect, timeout: float) -> bool:
