@@ -202,7 +202,7 @@ def test_dropped_inputs_layers_and_reuses_get_a_free_place_near_the_drop_point()
     spec = scratch_spec(FUNCTIONAL, shape=(8,))
     for kind in ["Dense", "Dense", "Dense", canvas_ops.NEW_INPUT, "Add"]:
         spec = _add(spec, kind, 10, 30)                  # all dropped on the same point
-        assert _overlaps(spec) == []
+        assert _overlaps(spec) == []                     # the outputs node moved down too
     for source, target in [("input", "dense"), ("input_2", "dense_2"), ("dense", "add"),
                            ("dense_2", "add"), ("dense_3", "dense")]:   # the last: a re-use
         spec = canvas_ops.connect(spec, source, target)

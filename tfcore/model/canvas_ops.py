@@ -69,6 +69,12 @@ def _insert(spec: ModelSpec, path: tuple[str, ...], layer: LayerSpec, y: float) 
     return with_children(spec, path, items[:index] + (layer,) + items[index:])
 
 
+def _others(spec: ModelSpec, name: str) -> dict[str, tuple[float, float]]:
+    """Where every node but ``name`` is drawn once ``name`` is in the spec (a node without
+    a stored place moves with the graph: the outputs node goes below a deeper layer)."""
+    return {k: v for k, v in positions(spec).items() if k != name}
+
+
 def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
                  y: float = 0.0) -> tuple[ModelSpec, str]:
     """Add a layer of a catalog type dropped at (x, y); return the spec and its name.
@@ -84,9 +90,8 @@ def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
     layer = spec_ops.new_layer(spec, _need_type(type_name))
     if spec.kind == SEQUENTIAL:
         return _insert(spec, (), layer, y), layer.name
-    taken = positions(spec)
     spec = replace(spec, layers=spec.layers + (layer,))
-    return move(spec, {layer.name: free_spot(taken, x, y)}), layer.name
+    return move(spec, {layer.name: free_spot(_others(spec, layer.name), x, y)}), layer.name
 
 
 def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpec, str]:
@@ -96,9 +101,8 @@ def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpe
         raise _error("canvas.one_input")
     name = spec_ops.unique_name(spec, "input")
     shape = spec.inputs[0].shape if spec.inputs else (None,)
-    taken = positions(spec)
     spec = replace(spec, inputs=spec.inputs + (InputSpec(name, shape),))
-    return move(spec, {name: free_spot(taken, x, y)}), name
+    return move(spec, {name: free_spot(_others(spec, name), x, y)}), name
 
 
 def _ancestors(spec: ModelSpec, name: str) -> set[str]:
@@ -146,9 +150,9 @@ def connect(spec: ModelSpec, source: str, target: str) -> ModelSpec:
     owner = entry.shares or entry.name
     reuse = LayerSpec(spec_ops.unique_name(spec, f"{owner}_again"), entry.type, shares=owner,
                       inputs=(source,))
-    taken = positions(spec)
-    x, y = taken.get(target, (0.0, 0.0))
     spec = replace(spec, layers=spec.layers + (reuse,))
+    taken = _others(spec, reuse.name)
+    x, y = taken.get(target, (0.0, 0.0))
     return move(spec, {reuse.name: free_spot(taken, x + COLUMN, y)})
 
 

@@ -2,9 +2,10 @@
 Functional model by depth) and a free spot for a new node, so that a dropped layer, a new
 input or a re-used layer never lands on top of another node.
 
-A node is drawn ``NODE_W`` x ``NODE_H`` canvas units from its top-left position (the
-frontend's ``nodes.jsx`` draws the same size; a node with a problem grows a little taller,
-which ``GAP`` leaves room for).
+A node is drawn ``NODE_W`` canvas units wide from its top-left position (the frontend's
+``nodes.jsx`` draws the same width) and three lines tall, two more while it shows a problem
+(a layer just dropped on a Functional canvas has one until it is connected): ``NODE_H`` is
+that taller box, so neither kind is placed over another.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from tfcore.model.spec import FUNCTIONAL, ModelSpec
 
 OUTPUTS = "__outputs__"
 """The node id of the model outputs (never a layer name: names are identifiers)."""
-NODE_W, NODE_H = 190.0, 64.0
+NODE_W, NODE_H = 210.0, 98.0
 GAP = 20.0
 COLUMN = 230.0
 STACK_STEP = 110.0
