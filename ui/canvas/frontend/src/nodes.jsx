@@ -20,11 +20,11 @@ function LayerNode({ data, selected }) {
       <div className="tfl-type" title={data.title}>{data.title}</div>
       {(data.shape || data.params || data.block) && <div className="tfl-row">
         {data.shape && <span className="tfl-shape">{data.shape}</span>}
-        {(data.params || data.block) && <span className="tfl-params">{data.params}
-          {data.block && <button className="tfl-open nodrag" data-testid="canvas-open"
-                                 onClick={(e) => { e.stopPropagation();
-                                                   send("open", { name: data.id }); }}>
-            ⤢ {data.open_label}</button>}</span>}</div>}
+        {data.params && <span className="tfl-params">{data.params}</span>}
+        {data.block && <button className="tfl-open nodrag" data-testid="canvas-open"
+                               onClick={(e) => { e.stopPropagation();
+                                                 send("open", { name: data.id }); }}>
+          ⤢ {data.open_label}</button>}</div>}
       {data.problem && <div className="tfl-problem">⚠ {data.problem}</div>}
       {data.role !== "outputs" && <Handle type="source" position={Position.Bottom} />}
       {data.role === "layer" && <>
