@@ -167,6 +167,10 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
     click_and_wait(page, page.locator("[data-testid='stRadio']").filter(
         has_text=tr["builder.kind"]).get_by_text(tr["builder.kind.functional"], exact=True),
         frame.locator(".tfl-item[data-type='__input__']"))
+    # the side panel below: the canvas spans the page, so fit-view (which keeps node text
+    # readable) shows the whole graph
+    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))
+    frame = _frame(page)
     _select(page, frame, "input")
     fill_and_wait(page, page.get_by_label(tr["builder.input_shape"], exact=True).first, 10)
     _node(frame, "input").locator(".tfl-shape", has_text="(None, 10)").wait_for()
@@ -211,6 +215,7 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
     assert model.count_params() == 330
     assert len(model.get_layer("dense")._inbound_nodes) == 2
     # Delete key on a node: the merge loses an input and is outlined red; Ctrl+Z restores
+    page.locator("[data-testid='stCustomComponentV1']").first.scroll_into_view_if_needed()
     _select(page, frame, "dense_3")
     frame.locator("[data-testid='canvas-pane']").press("Delete")
     _node(frame, "dense_3").wait_for(state="detached")

@@ -1,5 +1,5 @@
 """The shipped canvas build matches its sources: ``dist/source-hash.txt`` (written by
-``make canvas``, tools/source-hash.js) equals the hash recomputed here from ``src/`` and
+``make canvas``, ui/common/frontend-tools/source-hash.js) equals the hash recomputed here from ``src/`` and
 the build files, so a source change committed without a rebuild fails this test."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ SOURCES = ("index.html", "package-lock.json", "package.json", "vite.config.js", 
 
 
 def source_hash(root: Path) -> str:
-    """The same hash as tools/source-hash.js: sorted paths; path, newline, bytes (CRLF read
+    """The same hash as ui/common/frontend-tools/source-hash.js: sorted paths; path, newline, bytes (CRLF read
     as LF), NUL."""
     paths = sorted(
         str(p.relative_to(root).as_posix())

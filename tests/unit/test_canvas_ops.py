@@ -11,6 +11,7 @@ from tfcore.model import (
     FUNCTIONAL,
     canvas_graph,
     canvas_ops,
+    canvas_place,
     from_dict,
     from_json,
     generate,
@@ -168,7 +169,7 @@ def test_group_and_ungroup_through_events():
     grouped = apply_event(spec, {"op": "group", "names": ["dense", "dense_2"]})
     block = grouped.layers[0]
     assert block.type == "Block" and [c.name for c in block.layers] == ["dense", "dense_2"]
-    assert grouped.layout[block.name] == (40.0, 50.0)
+    assert grouped.layout[block.name] == spec.layout["dense"]     # the first layer's place
     assert summarize(grouped).total == total
     back = apply_event(grouped, {"op": "ungroup", "name": block.name})
     assert [e.name for e in back.layers] == ["dense", "dense_2"]
@@ -186,6 +187,45 @@ def test_a_new_input_and_default_positions():
     placed = canvas_graph.default_positions(mlp)
     ys = [placed[e.name][1] for e in mlp.layers]
     assert ys == sorted(ys) and len(set(ys)) == len(ys)   # a chain goes down layer by layer
+
+
+def _overlaps(spec) -> list[tuple[str, str]]:
+    """The pairs of nodes whose boxes (``NODE_W`` x ``NODE_H``) overlap on the canvas."""
+    placed = canvas_place.positions(spec)
+    names = sorted(placed)
+    return [(a, b) for n, a in enumerate(names) for b in names[n + 1:]
+            if abs(placed[a][0] - placed[b][0]) < canvas_place.NODE_W
+            and abs(placed[a][1] - placed[b][1]) < canvas_place.NODE_H]
+
+
+def test_dropped_inputs_layers_and_reuses_get_a_free_place_near_the_drop_point():
+    spec = scratch_spec(FUNCTIONAL, shape=(8,))
+    for kind in ["Dense", "Dense", "Dense", canvas_ops.NEW_INPUT, "Add"]:
+        spec = _add(spec, kind, 10, 30)                  # all dropped on the same point
+        assert _overlaps(spec) == []                     # the outputs node moved down too
+    for source, target in [("input", "dense"), ("input_2", "dense_2"), ("dense", "add"),
+                           ("dense_2", "add"), ("dense_3", "dense")]:   # the last: a re-use
+        spec = canvas_ops.connect(spec, source, target)
+    assert [e.name for e in spec.layers if e.shares] == ["dense_again"]
+    assert _overlaps(spec) == []
+    x, y = spec.layout["dense_again"]                   # beside what it re-uses, not far
+    assert abs(x - spec.layout["dense"][0]) < 3 * canvas_ops.COLUMN
+    assert abs(y - spec.layout["dense"][1]) < 3 * canvas_place.NODE_H
+    free = scratch_spec(FUNCTIONAL, shape=(8,))
+    far = _add(free, "Dense", 900, 900)                 # a free drop point is kept
+    assert far.layout["dense"] == (900.0, 900.0)
+
+
+def test_a_node_shows_its_size_and_activation():
+    spec = get_preset("mlp")                  # dense: units 100, relu; logits: units 10
+    titles = {n["id"]: n["title"] for n in canvas_graph.graph(spec, {}, {}, {})["nodes"]}
+    assert titles["dense"] == "Dense 100 · relu"
+    assert titles["logits"] == "Dense 10 · linear"      # the catalog's default activation
+    assert titles["flatten"] == "Flatten"
+    tied = get_preset("tied")
+    drawn = {n["id"]: n["title"] for n in canvas_graph.graph(tied, {}, {}, {})["nodes"]}
+    reuse = next(e for e in tied.layers if e.shares)
+    assert drawn[reuse.name] == drawn[reuse.shares]     # a re-use shows its owner's
 
 
 def test_a_layer_dragged_in_the_sequential_stack_goes_where_it_is_dropped():

@@ -1,5 +1,5 @@
 """The shipped code editor build matches its sources (``make code-editor`` writes
-``dist/source-hash.txt`` with the canvas's tools/source-hash.js) and loads nothing from the
+``dist/source-hash.txt`` with ui/common/frontend-tools/source-hash.js) and loads nothing from the
 network: its bundle names no http(s) address but the SVG namespace."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the model canvas draws: nodes and edges of a spec, as JSON for the frontend.
 
 Node ids are input and layer names (unique in a valid spec; a duplicate is drawn once) and
-:data:`~tfcore.model.canvas_ops.OUTPUTS` for the model outputs. A Functional model is drawn
+:data:`~tfcore.model.canvas_place.OUTPUTS` for the model outputs. A Functional model is drawn
 where its ``layout`` says, the rest on layers by depth; a Sequential model is a vertical
 stack (its order is the model). Shapes, counts and problems come from the caller (the
 engine's validation or summary) already as text, so this module needs no Keras.
@@ -11,54 +11,33 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from tfcore.model.canvas_ops import OUTPUTS, stack_y
+from tfcore.model.canvas_place import OUTPUTS, default_positions
 from tfcore.model.catalog import get_type
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, ModelSpec
 from tfcore.model.spec_paths import block_children
 from tfcore.model.validate import validate
 
-COLUMN = 230.0
 BLOCK_INPUT = "__block_input__"
 """The node id of what flows into an open block (never a layer name)."""
 
 
-def _depths(spec: ModelSpec) -> dict[str, int]:
-    """Longest path from an input, for the default layered placement (loops cut)."""
-    by_name = {e.name: e for e in spec.layers}
-    depth: dict[str, int] = {i.name: 0 for i in spec.inputs}
-    visiting: set[str] = set()
-
-    def of(name: str) -> int:
-        if name in depth:
-            return depth[name]
-        entry = by_name.get(name)
-        if entry is None or name in visiting:
-            return 0
-        visiting.add(name)
-        depth[name] = 1 + max((of(s) for s in entry.inputs), default=0)
-        visiting.discard(name)
-        return depth[name]
-
-    for entry in spec.layers:
-        of(entry.name)
-    return depth
+SIZE_PARAMS = ("units", "filters")
+"""The parameter drawn after a layer's type, when it has one (its width)."""
 
 
-def default_positions(spec: ModelSpec) -> dict[str, tuple[float, float]]:
-    """Where each node goes without a stored position."""
-    ids = [i.name for i in spec.inputs] + [e.name for e in spec.layers]
-    if spec.kind != FUNCTIONAL:
-        out = {name: (0.0, stack_y(n)) for n, name in enumerate(ids)}
-        out[OUTPUTS] = (0.0, stack_y(len(ids)))
-        return out
-    depth = _depths(spec)
-    rows: dict[int, int] = {}
-    out = {}
-    for name in ids:
-        d = depth.get(name, 0)
-        out[name] = (rows.get(d, 0) * COLUMN, d * 120.0)
-        rows[d] = rows.get(d, 0) + 1
-    out[OUTPUTS] = (0.0, (max(depth.values(), default=0) + 1) * 120.0)
+def _settings_text(spec: ModelSpec, entry: Any) -> str:
+    """What a node says after its type: the size and the activation (a re-use shows its
+    owner's), "Dense 100 · relu"; the catalog's default when the config leaves it out."""
+    owner = next((e for e in spec.layers if e.name == entry.shares), entry)
+    kind = get_type(owner.type)
+    if kind is None:
+        return ""
+    defaults = {p.name: p.default for p in kind.params}
+    value = {**defaults, **dict(owner.config)}
+    out = next((f" {value[p]}" for p in SIZE_PARAMS if value.get(p) is not None), "")
+    activation = value.get("activation") if "activation" in defaults else None
+    if isinstance(activation, str) and activation:
+        out += f" · {activation}"
     return out
 
 
@@ -97,7 +76,7 @@ def graph(spec: ModelSpec, shapes: Mapping[str, str], params: Mapping[str, int |
     for entry in spec.layers:
         kind = get_type(entry.type)
         count = params.get(entry.name)
-        label = title(entry.type)
+        label = title(entry.type) + _settings_text(spec, entry)
         if entry.layers:
             label += " [" + ", ".join(c.name for c in entry.layers) + "]"
         node(entry.name, "layer", type=entry.type, title=label,

@@ -23,12 +23,11 @@ from typing import Any, Iterable, Mapping
 
 from tfcore.errors import SpecError
 from tfcore.model import spec_ops
+from tfcore.model.canvas_place import COLUMN, OUTPUTS, free_spot, positions, stack_y
 from tfcore.model.catalog import get_type
 from tfcore.model.spec import FUNCTIONAL, SEQUENTIAL, InputSpec, LayerSpec, ModelSpec, parse_layout
 from tfcore.model.spec_paths import block_children, with_children
 
-OUTPUTS = "__outputs__"
-"""The node id of the model outputs (never a layer name: names are identifiers)."""
 NEW_INPUT = "__input__"
 """The palette's pseudo type that adds a model input."""
 OPS = ("add", "connect", "delete", "move", "reorder", "select", "undo", "redo", "group",
@@ -70,6 +69,12 @@ def _insert(spec: ModelSpec, path: tuple[str, ...], layer: LayerSpec, y: float) 
     return with_children(spec, path, items[:index] + (layer,) + items[index:])
 
 
+def _others(spec: ModelSpec, name: str) -> dict[str, tuple[float, float]]:
+    """Where every node but ``name`` is drawn once ``name`` is in the spec (a node without
+    a stored place moves with the graph: the outputs node goes below a deeper layer)."""
+    return {k: v for k, v in positions(spec).items() if k != name}
+
+
 def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
                  y: float = 0.0) -> tuple[ModelSpec, str]:
     """Add a layer of a catalog type dropped at (x, y); return the spec and its name.
@@ -86,7 +91,7 @@ def add_node(spec: ModelSpec, type_name: str, x: float = 0.0,
     if spec.kind == SEQUENTIAL:
         return _insert(spec, (), layer, y), layer.name
     spec = replace(spec, layers=spec.layers + (layer,))
-    return move(spec, {layer.name: (x, y)}), layer.name
+    return move(spec, {layer.name: free_spot(_others(spec, layer.name), x, y)}), layer.name
 
 
 def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpec, str]:
@@ -97,7 +102,7 @@ def add_input(spec: ModelSpec, x: float = 0.0, y: float = 0.0) -> tuple[ModelSpe
     name = spec_ops.unique_name(spec, "input")
     shape = spec.inputs[0].shape if spec.inputs else (None,)
     spec = replace(spec, inputs=spec.inputs + (InputSpec(name, shape),))
-    return move(spec, {name: (x, y)}), name
+    return move(spec, {name: free_spot(_others(spec, name), x, y)}), name
 
 
 def _ancestors(spec: ModelSpec, name: str) -> set[str]:
@@ -146,8 +151,9 @@ def connect(spec: ModelSpec, source: str, target: str) -> ModelSpec:
     reuse = LayerSpec(spec_ops.unique_name(spec, f"{owner}_again"), entry.type, shares=owner,
                       inputs=(source,))
     spec = replace(spec, layers=spec.layers + (reuse,))
-    x, y = spec.layout.get(target, (0.0, 0.0))
-    return move(spec, {reuse.name: (x + 230, y)})
+    taken = _others(spec, reuse.name)
+    x, y = taken.get(target, (0.0, 0.0))
+    return move(spec, {reuse.name: free_spot(taken, x + COLUMN, y)})
 
 
 def disconnect(spec: ModelSpec, source: str, target: str, role: str = "data") -> ModelSpec:
@@ -256,14 +262,6 @@ def group(spec: ModelSpec, names: Iterable[str]) -> ModelSpec:
 
 def ungroup(spec: ModelSpec, name: str) -> ModelSpec:
     return spec_ops.ungroup(spec, name)
-
-
-STACK_STEP = 110.0
-
-
-def stack_y(index: int) -> float:
-    """The y of the index-th node of a Sequential stack (0 is the input)."""
-    return index * STACK_STEP
 
 
 def _bad_event(event: Any) -> SpecError:

@@ -49,6 +49,7 @@ from ui.canvas.side import SELECTED, side_panel
 from ui.common import CURRENT_SPEC_KEY, kept, pick, plain, t
 
 MODE, ACK, REV, ERROR = "bld.mode", "canvas.ack", "canvas.rev", "canvas.error"
+SIDE = "canvas.side"
 HEIGHT = 620
 
 
@@ -225,9 +226,13 @@ def _page() -> None:
     spec: ModelSpec = st.session_state[DRAFT]
     if st.session_state.get("cnv.kind") != spec.kind:
         st.session_state["cnv.kind"] = spec.kind
-    st.radio(t("builder.kind"), KINDS, horizontal=True, key="cnv.kind",
-             on_change=_convert_kind,
-             format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
+    kind_col, side_col = st.columns([3, 2], vertical_alignment="bottom")
+    kind_col.radio(t("builder.kind"), KINDS, horizontal=True, key="cnv.kind",
+                   on_change=_convert_kind,
+                   format_func=labels({k: t(f"builder.kind.{k}") for k in KINDS}))
+    with side_col:
+        beside = kept(st.toggle, t("canvas.side_panel"), key=SIDE, value=True,
+                      help=t("canvas.side_panel_help"))
     path = open_block_path(spec)
     with st.container():    # always there, so the canvas below keeps its place (and state)
         error = st.session_state.pop(ERROR, None)
@@ -239,7 +244,10 @@ def _page() -> None:
         CANVAS_OUTPUTS}
     selected = st.session_state.get(SELECTED)
     selected = selected if selected in names else None
-    left, right = st.columns([5, 3], gap="medium")
+    if beside:
+        left, right = st.columns([5, 3], gap="medium")
+    else:       # the canvas takes the whole width; the panel follows below it
+        left, right = st.container(), st.container()
     with right:       # the form first: its edit is drawn on the canvas in the same run
         new, box = side_panel(spec, selected, st.session_state.get(REV, 0), path)
     if new != spec:

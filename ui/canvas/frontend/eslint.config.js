@@ -26,5 +26,5 @@ export default [
       "react/prop-types": "off",
     },
   },
-  { files: ["*.config.js", "tools/**/*.js"], languageOptions: { globals: globals.node } },
+  { files: ["*.config.js"], languageOptions: { globals: globals.node } },
 ];

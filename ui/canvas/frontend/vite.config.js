@@ -1,25 +1,17 @@
 // Builds the canvas into dist/ (committed): relative asset paths, one minified bundle, and
-// dist/source-hash.txt, the hash of the sources it was built from (tools/source-hash.js).
+// dist/source-hash.txt, the hash of the sources it was built from
+// (ui/common/frontend-tools/source-hash.js, shared with the code editor).
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
-import { sourceHash } from "./tools/source-hash.js";
+import { recordSourceHash } from "../../common/frontend-tools/source-hash.js";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
-const recordSourceHash = {
-  name: "tflab-source-hash",
-  apply: "build",
-  generateBundle() {
-    this.emitFile({ type: "asset", fileName: "source-hash.txt",
-                    source: `${sourceHash(ROOT)}\n` });
-  },
-};
-
 export default defineConfig({
   base: "./",
-  plugins: [react(), recordSourceHash],
+  plugins: [react(), recordSourceHash(ROOT)],
   build: {
     outDir: "dist",
     emptyOutDir: true,

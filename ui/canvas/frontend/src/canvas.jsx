@@ -8,9 +8,13 @@ import { dagreLayout, toEdges } from "./edges.js";
 import { nodeTypes, toNodes } from "./nodes.jsx";
 import { Palette } from "./palette.jsx";
 import { Toolbar } from "./toolbar.jsx";
-import { usePaletteDrag, useUndoKeys } from "./hooks.js";
+import { useFullScreen, usePaletteDrag, useUndoKeys } from "./hooks.js";
 
-const FIT = { maxZoom: 1, padding: 0.15 };
+// Fit-view never zooms out so far that a node's smallest text (SMALLEST_PX, canvas.css)
+// is drawn below READABLE_PX: a graph too big for the pane at that size is centred and
+// panned (drag the pane, or the zoom buttons) rather than shrunk to unreadable text.
+const READABLE_PX = 11, SMALLEST_PX = 12;
+const FIT = { maxZoom: 1, minZoom: READABLE_PX / SMALLEST_PX, padding: 0.1 };
 
 // A value that changes only when its JSON does (Streamlit sends new objects every rerun).
 function useStable(value) {
@@ -48,8 +52,12 @@ export function Canvas({ args }) {
   const edges = useMemo(() => toEdges(graph, labels.shares), [graph, labels.shares]);
   const [picked, setPicked] = usePicked(trail);
   const paneRef = useRef(null);
+  const rootRef = useRef(null);
   const [ghost, startDrag] = usePaletteDrag(flow, paneRef);
   useUndoKeys();
+  const [fitTick, setFitTick] = useState(0);       // a new value: fit the view once drawn
+  const fitSoon = useCallback(() => setFitTick((n) => n + 1), []);
+  const [fullScreen, toggleFullScreen] = useFullScreen(rootRef, fitSoon);
 
   const count = graph.nodes.length;
   useEffect(() => {     // a Sequential stack always fits: drop below it to append
@@ -58,6 +66,9 @@ export function Canvas({ args }) {
   useEffect(() => {     // a block opened or closed: show the whole new level
     setTimeout(() => flow.fitView(FIT), 0);
   }, [trail, flow]);
+  useEffect(() => {     // after auto-layout and on entering or leaving full screen
+    if (fitTick) setTimeout(() => flow.fitView(FIT), 0);
+  }, [fitTick, flow]);
   useEffect(() => { acknowledge(args.ack); }, [args.ack]);
 
   const onNodesChange = useCallback((changes) => {
@@ -84,13 +95,21 @@ export function Canvas({ args }) {
                                       role: e.data.role })) });
   }, []);
 
-  const autoLayout = () => send("move", { positions: dagreLayout(nodes, edges) });
+  const autoLayout = () => {      // drawn here at once, stored by Python, then fitted
+    const positions = dagreLayout(nodes, edges);
+    setNodes((ns) => ns.map((n) => positions[n.id] ? { ...n, position:
+      { x: positions[n.id][0], y: positions[n.id][1] } } : n));
+    fitSoon();
+    send("move", { positions });
+  };
 
   return (
-    <div className="tfl-root" style={{ height: args.height }}>
+    <div className={"tfl-root" + (fullScreen ? " tfl-full" : "")} ref={rootRef}
+         style={{ height: args.height }} data-testid="canvas-root">
       <Palette palette={args.palette} labels={labels} onStart={startDrag} />
       <div className="tfl-pane" ref={paneRef} data-testid="canvas-pane">
-        <Toolbar args={args} labels={labels} picked={picked} onLayout={autoLayout} />
+        <Toolbar args={args} labels={labels} picked={picked} onLayout={autoLayout}
+                 fullScreen={fullScreen} onFullScreen={toggleFullScreen} />
         <div className="tfl-flow">
           <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes}
                      onNodesChange={onNodesChange} onNodeDragStop={onNodeDragStop}
@@ -111,7 +130,7 @@ export function Canvas({ args }) {
                      fitView fitViewOptions={FIT}
                      minZoom={0.1} proOptions={{ hideAttribution: true }}>
             <Background gap={20} />
-            <Controls showInteractive={false} />
+            <Controls showInteractive={false} fitViewOptions={FIT} />
           </ReactFlow>
         </div>
         {!graph.nodes.some((n) => n.role === "layer") &&

@@ -17,18 +17,21 @@ export function toEdges(graph, sharesLabel) {
   }));
 }
 
-// Top-left positions {id: [x, y]} of every node, laid out along the data edges.
+// Top-left positions {id: [x, y]} of every node, laid out along the data edges (each node
+// as big as it is drawn: one showing a problem is taller).
 export function dagreLayout(nodes, edges) {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: 50 });
   g.setDefaultEdgeLabel(() => ({}));
-  nodes.forEach((n) => g.setNode(n.id, { width: NODE_W, height: NODE_H }));
+  const size = (n) => ({ width: (n.measured && n.measured.width) || NODE_W,
+                         height: (n.measured && n.measured.height) || NODE_H });
+  nodes.forEach((n) => g.setNode(n.id, size(n)));
   edges.filter((e) => e.data.role !== "shares").forEach((e) => g.setEdge(e.source, e.target));
   dagre.layout(g);
   const out = {};
   nodes.forEach((n) => {
     const p = g.node(n.id);
-    out[n.id] = [Math.round(p.x - NODE_W / 2), Math.round(p.y - NODE_H / 2)];
+    out[n.id] = [Math.round(p.x - p.width / 2), Math.round(p.y - p.height / 2)];
   });
   return out;
 }

@@ -2,7 +2,10 @@
 import { Handle, Position } from "@xyflow/react";
 import { send } from "./protocol.js";
 
-export const NODE_W = 190, NODE_H = 78;
+// A node's box in canvas units before it is drawn: three lines of 12 px text (name; type,
+// size and activation; shape and parameters), two more with a problem.
+// tfcore/model/canvas_place.py places new nodes by the same width.
+export const NODE_W = 210, NODE_H = 64;
 
 function LayerNode({ data, selected }) {
   const cls = ["tfl-node", `tfl-${data.role}`, data.problem ? "tfl-bad" : "",
@@ -15,8 +18,9 @@ function LayerNode({ data, selected }) {
                                         className={data.multi ? "tfl-multi" : ""} />}
       <div className="tfl-name">{data.name}</div>
       <div className="tfl-type" title={data.title}>{data.title}</div>
-      {data.shape && <div className="tfl-shape">{data.shape}</div>}
-      {(data.params || data.block) && <div className="tfl-params">{data.params}
+      {(data.shape || data.params || data.block) && <div className="tfl-row">
+        {data.shape && <span className="tfl-shape">{data.shape}</span>}
+        {data.params && <span className="tfl-params">{data.params}</span>}
         {data.block && <button className="tfl-open nodrag" data-testid="canvas-open"
                                onClick={(e) => { e.stopPropagation();
                                                  send("open", { name: data.id }); }}>
