@@ -219,12 +219,15 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
 
 
 def shard_options() -> Any:
-    """tf.data options that shard in-memory arrays by element (``AutoShardPolicy.DATA``)
-    under a multi-worker strategy: each worker takes its part of every global batch."""
+    """tf.data options of the fit pipeline: shard in-memory arrays by element
+    (``AutoShardPolicy.DATA``) under a multi-worker strategy, so each worker takes its part
+    of every global batch; and no default graph rewrites, which would serialize the
+    pipeline with the training tensors it gathers from each time an iterator is made."""
     import tensorflow as tf
 
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    options.experimental_optimization.apply_default_optimizations = False
     return options
 
 
