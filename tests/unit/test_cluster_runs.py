@@ -76,7 +76,7 @@ def test_two_worker_cluster_matches_mirrored_over_two_logical_cpus(
     assert sorted(p.name for p in (run / "ckpt").glob("*.index")) == ["ckpt-10.index",
                                                                      "ckpt-16.index"]
     assert not (run / "backup").exists()            # removed once the run finished
-    assert list((run / "tb").glob("events.out.tfevents.*"))
+    assert list((run / "tb").rglob("events.out.tfevents.*"))      # tb/train/, tb/validation/
 
 
 def test_a_killed_worker_is_restarted_and_training_continues_from_the_backup(

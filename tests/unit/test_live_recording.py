@@ -182,7 +182,7 @@ class _Steps(Listener):
         self.rows.append((state.step, dict(logs)))
 
 
-def _train(loop: str, **training) -> tuple[TrainState, list]:
+def _train(loop: str, listen=None, **training) -> tuple[TrainState, list]:
     import keras
     import tensorflow as tf
 
@@ -204,8 +204,9 @@ def _train(loop: str, **training) -> tuple[TrainState, list]:
     optimizer.build(model.trainable_variables)
     state = TrainState(total_steps=total, steps_per_epoch=spe, batch_size=32)
     steps = _Steps()
+    extra = [listen(optimizer)] if listen else []
     LOOPS[loop](model, data, config, tf.distribute.get_strategy(), state,
-                Listeners([steps]), optimizer)
+                Listeners([steps, *extra]), optimizer)
     return state, steps.rows
 
 
@@ -220,6 +221,44 @@ def test_both_loops_report_every_step_with_the_same_numbers() -> None:
         assert a["loss"] == pytest.approx(b["loss"], rel=1e-4, abs=1e-5)
         assert a["sparse_categorical_accuracy"] == pytest.approx(
             b["sparse_categorical_accuracy"], abs=1e-4)
+
+
+class _AtCheckpoints(Listener):
+    """What a checkpoint at each ``every``-th step would hold: the optimizer's step count."""
+
+    def __init__(self, optimizer, every: int) -> None:
+        self.optimizer, self.every, self.seen = optimizer, every, []
+
+    def on_batch_end(self, state: TrainState, logs) -> None:
+        if state.step % self.every == 0:
+            self.seen.append((state.step, int(self.optimizer.iterations.numpy())))
+
+
+def test_fit_is_called_once_per_validation_span_and_checkpoints_see_their_step(
+        monkeypatch) -> None:
+    """The fit loop makes one ``model.fit`` call per validation span (not one per
+    checkpoint interval, each with a new pipeline), and every checkpoint step still ends a
+    graph call: the model a checkpoint would save has trained exactly that many steps."""
+    pytest.importorskip("tensorflow")
+    import keras
+
+    calls: list[int] = []
+    fit = keras.Model.fit
+
+    def counted(self, *args, **kwargs):
+        calls.append(kwargs.get("steps_per_epoch"))
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(keras.Model, "fit", counted)
+    probes: list[_AtCheckpoints] = []
+    state, rows = _train("fit", listen=lambda opt: probes.append(_AtCheckpoints(opt, 10))
+                         or probes[-1], ckpt_every=10, validate_every=2)
+    assert [s for s, _ in rows] == list(range(1, state.total_steps + 1))
+    assert calls == [state.total_steps]               # both epochs in one call
+    assert probes[0].seen == [(s, s) for s in range(10, state.total_steps + 1, 10)]
+    calls.clear()
+    state, rows = _train("fit", ckpt_every=10, validate_every=1)
+    assert calls == [state.steps_per_epoch] * 2       # one call per validated epoch
 
 
 def test_dropout_checkpoints_restore_complete() -> None:

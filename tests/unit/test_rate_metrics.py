@@ -63,13 +63,18 @@ class _Rows(Listener):
             self.epoch_means.append(float(self.model.get_metrics_result()[ACC]))
 
 
-# fit: 8 steps a call (the recorder's rows) and eager (Keras' logs); the GradientTape loop
+# fit: 10 steps a call (the recorder's rows) and eager (Keras' logs); the GradientTape loop
 @pytest.mark.parametrize("loop, eager", [("fit", False), ("fit", True), ("custom", False)])
 def test_each_batch_rate_is_recorded_exactly(tmp_path, loop: str, eager: bool) -> None:
     tf = pytest.importorskip("tensorflow")
     import keras
 
-    from tfcore.training.loops import LOOPS, TrainData, fit_steps_per_execution
+    from tfcore.training.loops import (
+        FIT_STEPS_PER_EXECUTION,
+        LOOPS,
+        TrainData,
+        fit_steps_per_execution,
+    )
     from tfcore.runs.curves import run_curves
     from ui.training.charts import y_domain
 
@@ -79,7 +84,7 @@ def test_each_batch_rate_is_recorded_exactly(tmp_path, loop: str, eager: bool) -
         "epochs": 2, "batch_size": BATCH, "loop": loop, "shuffle": False, "eager": eager,
         "ckpt_every": 1000, "loss": "sparse_categorical_crossentropy_logits",
         "metrics": [ACC]})
-    assert fit_steps_per_execution(config, 1) == (1 if eager else 8)
+    assert fit_steps_per_execution(config, 1) == (1 if eager else FIT_STEPS_PER_EXECUTION)
     writer = RunWriter.create(tmp_path, {"name": "rates", "spec": {}, "training": {}}, "rates")
     paths = RunPaths(tmp_path / "rates")
     logger = MetricsLogger(paths, tensorboard=False)

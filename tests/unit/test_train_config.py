@@ -89,20 +89,31 @@ def test_listeners_stop_on_nan_and_request_and_bound_the_rate(tmp_path) -> None:
     assert read_metrics(paths.metrics).records[-1]["step"] == 201
 
 
-def test_fit_chunks_span_whole_epochs_up_to_the_next_validation() -> None:
-    from tfcore.training.loops import fit_chunk
+def test_fit_calls_span_validations_and_end_graph_calls_on_checkpoints() -> None:
+    from tfcore.training.loops import batch_indices, fit_call_end, fit_span_end
 
     # M1: 5 examples, batch 5 -> one step per epoch; validation every 1000 epochs
-    config = TrainConfig(batch_size=5, steps=10_000, validate_every=1000, shuffle=False)
+    config = TrainConfig(batch_size=5, steps=10_000, validate_every=1000, shuffle=False,
+                         ckpt_every=5000)
     state = TrainState(total_steps=10_000, steps_per_epoch=1, batch_size=5, step=0)
-    epochs, idx = fit_chunk(state, config, 5)
-    assert epochs == 1000 and len(idx) == 5000
-    state.step = 9_990                                    # the chunk ends at the last step
-    epochs, idx = fit_chunk(state, config, 5)
-    assert epochs == 10 and len(idx) == 50
-    # uneven last batch (1257 % 50 != 0): never more than the rest of one epoch
+    assert fit_span_end(state, config, has_val=True) == 1000
+    assert fit_span_end(state, config, has_val=False) == 10_000     # one call, no validation
+    pieces = list(batch_indices(0, 1000, 1, config, 5))             # whole epochs together
+    assert len(pieces) == 1 and len(pieces[0]) == 5000
+    state.step = 9_990                                    # the span ends at the last step
+    assert fit_span_end(state, config, has_val=True) == 10_000
+    # 10 steps a graph call divide ckpt_every 100: one call runs on; a resume at step 37
+    # first trains up to step 40, so later graph calls end on 100, 200, ...
+    config = TrainConfig(batch_size=50, validate_every=5, ckpt_every=100)
+    state = TrainState(total_steps=1000, steps_per_epoch=26, batch_size=50, step=30)
+    assert fit_call_end(state, config, 10, 130) == 130
+    state.step = 37
+    assert fit_call_end(state, config, 10, 130) == 40
+    config = TrainConfig(batch_size=50, ckpt_every=7)    # 10 does not divide 7
+    assert fit_call_end(state, config, 10, 130) == 42
+    # uneven last batch (1257 % 50 != 0): a piece never crosses an epoch end
     config = TrainConfig(batch_size=50, validate_every=5)
-    state = TrainState(total_steps=130, steps_per_epoch=26, batch_size=50, step=30)
-    epochs, idx = fit_chunk(state, config, 1257)
-    assert epochs == 1 and len(idx) == 1257 - 4 * 50
-    np.testing.assert_array_equal(idx, epoch_order(1257, 0, 1, True)[200:])
+    pieces = list(batch_indices(30, 60, 26, config, 1257))
+    assert [len(p) for p in pieces] == [1257 - 4 * 50, 50 * 8]
+    np.testing.assert_array_equal(pieces[0], epoch_order(1257, 0, 1, True)[200:])
+    np.testing.assert_array_equal(pieces[1], epoch_order(1257, 0, 2, True)[:400])

@@ -66,7 +66,7 @@ def test_m3_mlp_on_digits_learns_via_cli(started: dict) -> None:
     assert (run_dir / "model.keras").is_file()
     assert sorted(p.name for p in (run_dir / "ckpt").glob("*.index")) == [
         "ckpt-60.index", "ckpt-78.index"]                              # every 20, keep 2
-    assert list((run_dir / "tb").glob("events.out.tfevents.*"))
+    assert list((run_dir / "tb").rglob("events.out.tfevents.*"))  # tb/train/, ...
     splits = [r["split"] for r in RunStore(root).metrics(summary["run_id"]).records]
     assert splits.count("val") == 3 and splits.count("test") == 1
     assert "[train] epoch 1 step 1" in stderr

@@ -4,45 +4,51 @@ deterministic batch order (``tfcore.training.plan``), so a resumed run continues
 exactly where it stopped, both report every step through the same
 :class:`tfcore.training.callbacks.Listeners`, and both honour ``steps_per_second``.
 
-``fit`` runs :data:`FIT_STEPS_PER_EXECUTION` steps per graph call (``steps_per_execution``)
-on one replica when not paced; a :class:`StepRecorder` keeps each step's loss and metric
-values on the device, so every step is still recorded, and a fit call then ends at each
-checkpoint step so checkpoints hold the model of their step.
+``fit`` is called once per validation span (the whole run when there is no validation
+split) over one ``tf.data`` pipeline that gathers each batch from the training arrays
+(:func:`fit_dataset`), and runs up to :data:`FIT_STEPS_PER_EXECUTION` steps per graph call
+(``steps_per_execution``, a divisor of ``ckpt_every``) on one replica when not paced; a
+:class:`StepRecorder` keeps each step's loss and metric values on the device, so every step
+is still recorded, and every checkpoint step ends a graph call, so checkpoints hold the
+model of their step (:func:`tfcore.training.plan.fit_call_end`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tfcore.training.callbacks import Listeners, TrainState
 from tfcore.training.config import TrainConfig
 from tfcore.training.losses import make_loss, make_metrics
 from tfcore.training.plan import (  # noqa: F401 - re-exported for callers and tests
-    MAX_CHUNK_ROWS,
-    MAX_CHUNK_STEPS,
     Pacer,
     TrainData,
+    batch_indices,
     epoch_complete,
     epoch_order,
     epoch_plan,
-    fit_chunk,
+    fit_call_end,
+    fit_span_end,
     should_validate,
     steps_to_boundary,
 )
 from tfcore.training.registry import LOOP_KINDS
 from tfcore.training.tape_loop import custom_loop, evaluate_custom  # noqa: F401
 
-FIT_STEPS_PER_EXECUTION = 8
+FIT_STEPS_PER_EXECUTION = 10      # the most steps per fit graph call
+MIN_DIVISOR = 4                   # a smaller divisor of ckpt_every: calls end at checkpoints
 
 
 # ---------------------------------------------------------------- Keras fit
 def fit_steps_per_execution(config: TrainConfig, replicas: int) -> int:
-    """Steps per ``fit`` graph call: 1 when paced, eager or on several replicas."""
+    """Steps per ``fit`` graph call: 1 when paced, eager or on several replicas; else the
+    largest divisor of ``ckpt_every`` up to :data:`FIT_STEPS_PER_EXECUTION` (so one ``fit``
+    call passes checkpoint steps on graph-call ends), or that maximum when the divisor
+    would be below :data:`MIN_DIVISOR` (each call then ends at a checkpoint step)."""
     if config.steps_per_second or config.eager or replicas > 1:
         return 1
-    return FIT_STEPS_PER_EXECUTION
+    divisor = max(d for d in range(1, FIT_STEPS_PER_EXECUTION + 1) if config.ckpt_every % d == 0)
+    return divisor if divisor >= MIN_DIVISOR else FIT_STEPS_PER_EXECUTION
 
 
 def compile_for_fit(model: Any, optimizer: Any, config: TrainConfig,
@@ -127,16 +133,34 @@ class StepRecorder:
         return out
 
 
+def fit_dataset(arrays: tuple[Any, Any], config: TrainConfig, state: TrainState,
+                end: int) -> Any:
+    """The batches of the steps ``state.step .. end - 1``: the batch order's indices
+    (:func:`tfcore.training.plan.batch_indices`, made lazily) batched and gathered from
+    ``arrays``, the training split as host tensors made once per run."""
+    import tensorflow as tf
+
+    xt, yt = arrays
+    start, n = state.step, int(xt.shape[0])
+    ds = tf.data.Dataset.from_generator(
+        lambda: batch_indices(start, end, state.steps_per_epoch, config, n),
+        output_signature=tf.TensorSpec([None], tf.int64))
+    ds = ds.flat_map(lambda idx: tf.data.Dataset.from_tensor_slices(idx).batch(config.batch_size))
+    ds = ds.map(lambda idx: (tf.gather(xt, idx), tf.gather(yt, idx)))
+    return ds.prefetch(tf.data.AUTOTUNE).with_options(shard_options())
+
+
 def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
              state: TrainState, listeners: Listeners, optimizer: Any) -> None:
-    """Train with ``model.fit``: one call per epoch (or per run of whole epochs up to the
-    next validation, see :func:`fit_chunk`; with several steps per execution, a call also
-    ends at each checkpoint step)."""
+    """Train with ``model.fit``: one call per validation span (:func:`fit_span_end`), over
+    one lazily gathered pipeline (:func:`fit_dataset`); a call passes checkpoint steps on
+    graph-call ends (:func:`fit_call_end`)."""
     import keras
     import tensorflow as tf
 
     spe_exec = fit_steps_per_execution(config, strategy.num_replicas_in_sync)
-    bs = config.batch_size
+    bs, n = config.batch_size, data.n_train
+    last_size = n - (state.steps_per_epoch - 1) * bs      # the epoch's last batch
     with strategy.scope():
         compile_for_fit(model, optimizer, config, spe_exec)
         report_batch_values(model, (data.x_train[:bs], data.y_train[:bs]))
@@ -146,22 +170,20 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
 
     class Bridge(keras.callbacks.Callback):
         """Turns each step's values (Keras' logs, or the recorder's rows) into listener
-        events."""
+        events, up to the call's last step ``end``."""
 
-        def __init__(self, sizes: np.ndarray) -> None:
+        def __init__(self, end: int) -> None:
             super().__init__()
-            self.sizes = sizes
-            self.index = 0
+            self.end = end
 
         def _step(self, values: dict) -> None:
-            size = int(self.sizes[min(self.index, len(self.sizes) - 1)])
-            self.index += 1
             state.step += 1
             state.epoch = (state.step - 1) // state.steps_per_epoch + 1
-            state.samples += size
+            epoch_end = state.step % state.steps_per_epoch == 0
+            state.samples += last_size if epoch_end else bs
             listeners.on_batch_end(state, values)
-            if state.step % state.steps_per_epoch == 0 and self.index < len(self.sizes):
-                listeners.on_epoch_end(state, None)     # an inner epoch of a chunk
+            if epoch_end and state.step < self.end:
+                listeners.on_epoch_end(state, None)     # an inner epoch of the call
 
         def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:
             pacer.wait()                    # a stop seen while waiting ends after this step
@@ -178,16 +200,15 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
             if state.should_stop:
                 self.model.stop_training = True
 
+    with tf.device("/cpu:0"):
+        arrays = tf.convert_to_tensor(data.x_train), tf.convert_to_tensor(data.y_train)
+    has_val = bool(len(data.x_val))
     while state.step < state.total_steps and not state.should_stop:
-        _, idx = fit_chunk(state, config, data.n_train)
-        if recorder is not None:        # checkpoints must see the model of their step
-            idx = idx[:_steps_to_checkpoint(state, config) * bs]
+        end = fit_call_end(state, config, spe_exec, fit_span_end(state, config, has_val))
         state.epoch = state.step // state.steps_per_epoch + 1
-        sizes = np.array([len(idx[i:i + bs]) for i in range(0, len(idx), bs)])
-        ds = (tf.data.Dataset.from_tensor_slices((data.x_train[idx], data.y_train[idx]))
-              .batch(bs).prefetch(tf.data.AUTOTUNE).with_options(shard_options()))
-        model.fit(ds, epochs=1, verbose=0, callbacks=[Bridge(sizes), *listeners.keras_callbacks()],
-                  shuffle=False)
+        model.fit(fit_dataset(arrays, config, state, end), epochs=1,
+                  steps_per_epoch=end - state.step, verbose=0, shuffle=False,
+                  callbacks=[Bridge(end), *listeners.keras_callbacks()])
         val = None
         if should_validate(state, config, data):
             val = model.evaluate(data.x_val, data.y_val, batch_size=bs, verbose=0,
@@ -198,17 +219,16 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
 
 
 def shard_options() -> Any:
-    """tf.data options that shard in-memory arrays by element (``AutoShardPolicy.DATA``)
-    under a multi-worker strategy: each worker takes its part of every global batch."""
+    """tf.data options of the fit pipeline: shard in-memory arrays by element
+    (``AutoShardPolicy.DATA``) under a multi-worker strategy, so each worker takes its part
+    of every global batch; and no default graph rewrites, which would serialize the
+    pipeline with the training tensors it gathers from each time an iterator is made."""
     import tensorflow as tf
 
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    options.experimental_optimization.apply_default_optimizations = False
     return options
-
-
-def _steps_to_checkpoint(state: TrainState, config: TrainConfig) -> int:
-    return config.ckpt_every - state.step % config.ckpt_every
 
 
 # The function of each loop in the registry (``tfcore.training.registry.LOOP_KINDS``).

@@ -51,32 +51,59 @@ def epoch_plan(state: TrainState, config: TrainConfig, n: int) -> Iterator[tuple
         yield epoch_index, order[done * bs:(done + steps) * bs]
 
 
-MAX_CHUNK_STEPS, MAX_CHUNK_ROWS = 2000, 20_000
+MAX_PIECE_ROWS = 20_000
 
 
-def fit_chunk(state: TrainState, config: TrainConfig, n: int) -> tuple[int, np.ndarray]:
-    """Example indices for the next ``model.fit`` call: the rest of the current epoch and,
-    when every batch is full (``n % batch_size == 0``), following epochs up to the next
-    validation, so thousands of tiny epochs (M1) do not cost one ``fit`` call each.
-    Returns ``(epochs spanned, indices)``."""
-    spe, bs = state.steps_per_epoch, config.batch_size
-    epoch_index, done = divmod(state.step, spe)
-    epochs = 1
-    if n % bs == 0:
-        epoch_no = epoch_index + 1
-        next_val = -(-epoch_no // config.validate_every) * config.validate_every
-        cap = max(1, min(MAX_CHUNK_STEPS // spe, MAX_CHUNK_ROWS // max(1, n)))
-        epochs = max(1, min(next_val, epoch_no + cap - 1) - epoch_no + 1)
-    parts, steps_left = [], state.total_steps - state.step
-    for offset in range(epochs):
-        if steps_left <= 0:
-            break
-        order = epoch_order(n, config.seed, epoch_index + offset, config.shuffle)
-        start = done * bs if offset == 0 else 0
-        take = min(spe - start // bs, steps_left)
-        parts.append(order[start:start + take * bs])
-        steps_left -= take
-    return len(parts), np.concatenate(parts) if parts else np.zeros((0,), np.int64)
+def fit_span_end(state: TrainState, config: TrainConfig, has_val: bool) -> int:
+    """The step one ``model.fit`` call trains up to: the end of the next epoch that is
+    validated (validation runs between calls), else the end of the run."""
+    spe = state.steps_per_epoch
+    if not has_val:
+        return state.total_steps
+    epoch_no = state.step // spe + 1
+    next_val = -(-epoch_no // config.validate_every) * config.validate_every
+    return min(state.total_steps, next_val * spe)
+
+
+def fit_call_end(state: TrainState, config: TrainConfig, per_execution: int,
+                 span_end: int) -> int:
+    """Where the next ``model.fit`` call ends when each graph call trains
+    ``per_execution`` steps: checkpoints must see the model of their step, so every
+    checkpoint step must end a graph call. When ``per_execution`` divides ``ckpt_every``
+    that holds within one call that starts on a multiple of ``per_execution`` (a run
+    resumed elsewhere first trains up to one); otherwise each call ends at the next
+    checkpoint step."""
+    step, every = state.step, config.ckpt_every
+    if per_execution > 1 and every % per_execution:
+        return min(span_end, step + every - step % every)
+    if step % per_execution:
+        return min(span_end, step + per_execution - step % per_execution)
+    return span_end
+
+
+def batch_indices(start: int, end: int, spe: int, config: TrainConfig,
+                  n: int) -> Iterator[np.ndarray]:
+    """Example indices of the steps ``start .. end - 1`` (``spe`` steps an epoch) in the run's batch order, in
+    pieces that batch into exactly those steps: the rest of one epoch, or, when every
+    batch is full (``n % batch_size == 0``), several whole epochs (at most
+    :data:`MAX_PIECE_ROWS` rows unless one epoch is more), so thousands of tiny epochs
+    (M1) are not one piece each."""
+    bs = config.batch_size
+    step, parts, rows = start, [], 0
+    while step < end:
+        epoch_index, done = divmod(step, spe)
+        take = min(spe - done, end - step)
+        order = epoch_order(n, config.seed, epoch_index, config.shuffle)
+        part = order[done * bs:(done + take) * bs]
+        step += take
+        if n % bs:
+            yield part
+            continue
+        parts.append(part)
+        rows += len(part)
+        if rows >= MAX_PIECE_ROWS or step >= end:
+            yield np.concatenate(parts)
+            parts, rows = [], 0
 
 
 def epoch_complete(state: TrainState) -> bool:

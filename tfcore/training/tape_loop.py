@@ -1,8 +1,8 @@
 """The hand-written GradientTape loop (eager or ``tf.function``).
 
 On one replica (and without pacing or eager mode) one ``tf.function`` call trains several
-steps: the epoch's examples are one tensor, a graph loop slices batch after batch, and the
-call returns a ``[steps, 2 + metrics]`` matrix of per-step sums (loss, count, metrics), so
+steps: the training split is one tensor on the device for the whole run, a graph loop
+gathers batch after batch in the epoch's order (an index tensor), and the call returns a ``[steps, 2 + metrics]`` matrix of per-step sums (loss, count, metrics), so
 every step is still recorded while the host reads once a call. A call never crosses a
 checkpoint step or an epoch end (:func:`tfcore.training.plan.steps_to_boundary`), and the
 number of steps a call trains grows until a call takes about :data:`CALL_SECONDS`; the
@@ -47,8 +47,8 @@ class TapeSteps:
         wrap = (lambda f: f) if config.eager else (lambda f: tf.function(f, reduce_retracing=True))
         self.train_fn = wrap(self._train_replicas)
         self.eval_fn = wrap(self._eval_replicas)
-        self.many_fn = None if config.eager else tf.function(self._train_many,
-                                                             reduce_retracing=True)
+        self.many_fn = None if config.eager else tf.function(
+            self._train_many, reduce_retracing=True, autograph=False)
 
     def _stats(self, y: Any, pred: Any, per_example: Any) -> dict:
         tf = self.tf
@@ -86,14 +86,21 @@ class TapeSteps:
     def _train_replicas(self, x: Any, y: Any) -> Any:
         return self._reduce(self.strategy.run(self._train_one, args=(x, y)))
 
-    def _train_many(self, x: Any, y: Any, first: Any, count: Any) -> Any:
-        """Train batches ``first .. first + count - 1`` of the epoch tensors ``x, y``;
-        returns one row of packed sums per step."""
+    def _train_many(self, x: Any, y: Any, order: Any, first: Any, count: Any) -> Any:
+        """Train batches ``first .. first + count - 1`` of the epoch whose example order
+        (indices into the training tensors ``x, y``) is ``order``; returns one row of
+        packed sums per step. A graph loop written out (no AutoGraph: nothing to convert
+        while tracing), each batch gathered on the device."""
         tf, bs = self.tf, self.config.batch_size
-        rows = tf.TensorArray(tf.float32, size=count, element_shape=[2 + len(self.metric_sums)])
-        for i in tf.range(count):
+
+        def body(i: Any, rows: Any) -> tuple[Any, Any]:
             lo = (first + i) * bs
-            rows = rows.write(i, self._train_replicas(x[lo:lo + bs], y[lo:lo + bs]))
+            idx = order[lo:lo + bs]
+            return i + 1, rows.write(i, self._train_replicas(tf.gather(x, idx),
+                                                              tf.gather(y, idx)))
+
+        rows = tf.TensorArray(tf.float32, size=count, element_shape=[2 + len(self.metric_sums)])
+        _, rows = tf.while_loop(lambda i, _: i < count, body, (tf.constant(0), rows))
         return rows.stack()
 
     def _eval_one(self, x: Any, y: Any) -> dict:
@@ -105,12 +112,18 @@ class TapeSteps:
 
     def finish(self, packed: Any) -> dict:
         """Packed sums ``[loss, count, metrics...]`` -> loss and metric values."""
-        values = np.asarray(packed, dtype=np.float64).ravel()
-        loss, count = float(values[0]), max(float(values[1]), 1.0)
-        out = {"loss": loss / count if self.mean_loss else loss}
-        for index, (name, _) in enumerate(self.metric_sums):
-            out[name] = float(values[2 + index]) / count
-        return out
+        return self.finish_rows(np.asarray(packed, dtype=np.float64).reshape(1, -1))[0]
+
+    def finish_rows(self, rows: np.ndarray) -> list[dict]:
+        """One row of packed sums per step -> each step's loss and metric values."""
+        rows = np.asarray(rows, dtype=np.float64)
+        count = np.maximum(rows[:, 1], 1.0)
+        columns = [("loss", rows[:, 0] / count if self.mean_loss else rows[:, 0])]
+        columns += [(name, rows[:, 2 + i] / count) for i, (name, _) in
+                    enumerate(self.metric_sums)]
+        names = [name for name, _ in columns]
+        return [dict(zip(names, values)) for values in
+                zip(*(column.tolist() for _, column in columns))]
 
 
 def _batches(strategy: Any, x: np.ndarray, y: np.ndarray, bs: int) -> Iterator[tuple[Any, Any, int]]:
@@ -163,23 +176,30 @@ class CallSizer:
         self.size = max(1, min(MAX_STEPS_PER_CALL, want, 4 * self.size))
 
 
-def _multi_step_epoch(steps: TapeSteps, x: np.ndarray, y: np.ndarray, state: TrainState,
-                      listeners: Listeners, sizer: CallSizer) -> None:
-    """Several steps per ``tf.function`` call; every step is reported."""
+def _multi_step_epoch(steps: TapeSteps, arrays: tuple[Any, Any], order: np.ndarray,
+                      state: TrainState, listeners: Listeners, sizer: CallSizer) -> None:
+    """Several steps per ``tf.function`` call over the training tensors ``arrays`` in the
+    epoch's remaining ``order``; every step is reported."""
     tf, bs = steps.tf, steps.config.batch_size
-    xt, yt = tf.convert_to_tensor(x), tf.convert_to_tensor(y)
-    n, batches, done = len(x), -(-len(x) // bs), 0
+    order_t = tf.convert_to_tensor(order.astype(np.int32))
+    n, batches, done = len(order), -(-len(order) // bs), 0
     while done < batches and not state.should_stop:
         count = min(sizer.size, batches - done, steps_to_boundary(state, steps.config))
         began = time.perf_counter()
-        rows = np.asarray(steps.many_fn(xt, yt, tf.constant(done, tf.int32),
-                                        tf.constant(count, tf.int32)))
+        rows = steps.many_fn(*arrays, order_t, tf.constant(done, tf.int32),
+                             tf.constant(count, tf.int32)).numpy()
         sizer.update(count, time.perf_counter() - began)
-        for row in rows:
+        for values in steps.finish_rows(rows):
             state.step += 1
             state.samples += min(bs, n - done * bs)
             done += 1
-            listeners.on_batch_end(state, steps.finish(row))
+            listeners.on_batch_end(state, values)
+
+
+def device_arrays(tf: Any, data: TrainData) -> tuple[Any, Any]:
+    """The training split as tensors on the default device, made once per run."""
+    return (tf.identity(tf.convert_to_tensor(data.x_train)),
+            tf.identity(tf.convert_to_tensor(data.y_train)))
 
 
 def custom_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
@@ -192,12 +212,13 @@ def custom_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
              and min(state.steps_per_epoch, config.ckpt_every, state.total_steps) > 1)
     sizer = CallSizer()
     bs = config.batch_size
+    arrays = device_arrays(steps.tf, data) if multi else None
     for _epoch_index, idx in epoch_plan(state, config, data.n_train):
-        x, y = data.x_train[idx], data.y_train[idx]
         if multi:
-            _multi_step_epoch(steps, x, y, state, listeners, sizer)
+            _multi_step_epoch(steps, arrays, idx, state, listeners, sizer)
         else:
-            _one_step_epoch(steps, x, y, state, listeners, pacer)
+            _one_step_epoch(steps, data.x_train[idx], data.y_train[idx], state, listeners,
+                            pacer)
         val = None
         if should_validate(state, config, data):
             val = evaluate_custom(steps, data.x_val, data.y_val, bs)
