@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from tests.browser.conftest import choose_option, click_and_wait, wait_idle
+from tests.browser.conftest import TIMEOUT_MS, choose_option, click_and_wait, wait_idle
 from tests.unit.fixtures_runs import MANY_METRICS, write_listed_run
 from tfcore.model.presets import preset_title
 from tfcore.workspace import default_workspace
@@ -130,3 +130,26 @@ def test_no_page_is_cut_at_1280(server: str, page, lang: str, suite_runs: list[s
             found[name] = cuts
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
                                 for line in lines)
+
+
+CHIPS_CUT_JS = """(label) => {
+  const box = [...document.querySelectorAll("[data-testid='stMultiSelect']")]
+    .find(el => (el.innerText || "").includes(label));
+  if (!box) return null;
+  const chips = [...box.querySelectorAll("span")].filter(
+    el => !el.children.length && (el.innerText || "").trim());
+  if (!chips.length) return null;
+  return chips.filter(el => el.scrollWidth > el.clientWidth + 1).map(
+    el => `${el.innerText.trim()}: ${el.scrollWidth} > ${el.clientWidth}`);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_train_pages_metric_chips_are_whole_at_1280(server: str, page, lang: str) -> None:
+    """The default metric (sparse_categorical_accuracy) reads whole in its chip."""
+    text = catalog(lang)
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{server}/train?lang={lang}")
+    wait_idle(page)
+    handle = page.wait_for_function(CHIPS_CUT_JS, arg=text["train.metrics"], timeout=TIMEOUT_MS)
+    assert handle.json_value() == []

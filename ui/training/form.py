@@ -213,14 +213,15 @@ def training_section(task: str, num_classes: int | None) -> dict:
         losses = list(LOSSES) + custom_losses()
         loss = kept(st.selectbox, t("train.loss"), losses, index=losses.index(loss_default),
                     key=f"train.loss.{task}")
-        metrics = kept(st.multiselect, t("train.metrics"), list(METRICS) + custom_metrics(),
-                       default=list(metrics_default), key=f"train.metrics.{task}",
-                       placeholder=choose_placeholder(METRICS, many=True))
         seed = setting_input(st, "seed", t("train.seed"), "train.seed")
         pace = 0
         if PACING:
             pace = kept(st.selectbox, t("train.pace"), PACES, key="train.pace",
                         allowed=PACES, format_func=_pace_label, help=t("train.pace_help"))
+    # a row of its own: a chip such as sparse_categorical_accuracy is cut in a third of 1280 px
+    metrics = kept(st.multiselect, t("train.metrics"), list(METRICS) + custom_metrics(),
+                   default=list(metrics_default), key=f"train.metrics.{task}",
+                   placeholder=choose_placeholder(METRICS, many=True))
     with st.expander(t("train.advanced")):
         a1, a2, a3 = st.columns(3)
         ckpt_every = setting_input(a1, "ckpt_every", t("train.ckpt_every"), "train.ckpt_every")
