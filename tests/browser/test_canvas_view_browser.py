@@ -42,6 +42,20 @@ SMALLEST_TEXT_JS = """() => {
   return smallest;
 }"""
 
+# The nodes whose boxes are not wholly inside the canvas's drawing area (the pane under the
+# toolbar), as "name: box" lines.
+OUT_OF_VIEW_JS = """() => {
+  const pane = document.querySelector('.tfl-flow').getBoundingClientRect();
+  return [...document.querySelectorAll("[data-testid='canvas-node']")]
+    .map(n => [n.dataset.name, n.getBoundingClientRect()])
+    .filter(([, b]) => b.left < pane.left - 0.5 || b.right > pane.right + 0.5
+                       || b.top < pane.top - 0.5 || b.bottom > pane.bottom + 0.5)
+    .map(([name, b]) => `${name}: ${Math.round(b.left)},${Math.round(b.top)}-`
+                        + `${Math.round(b.right)},${Math.round(b.bottom)} outside `
+                        + `${Math.round(pane.left)},${Math.round(pane.top)}-`
+                        + `${Math.round(pane.right)},${Math.round(pane.bottom)}`);
+}"""
+
 # The pairs of nodes whose boxes overlap.
 OVERLAPS_JS = """() => {
   const boxes = [...document.querySelectorAll("[data-testid='canvas-node']")]
@@ -131,6 +145,33 @@ def test_fit_view_keeps_the_text_of_a_long_model_readable(server: str, page,
     _node(frame, "d0").wait_for()
     smallest = frame.evaluate(SMALLEST_TEXT_JS)
     assert smallest >= READABLE_PX, f"fit-view drew node text at {smallest:.1f} px"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_auto_layout_keeps_every_node_of_a_long_model_in_view_and_readable(
+        server: str, page, lang: str) -> None:
+    tr, layers = catalog(lang), 30
+    _canvas(page, server, lang, tr)
+    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))  # room
+    panel = select_tab(page, tr["builder.tab.io"])
+    panel.get_by_label(tr["builder.paste_json"]).fill(_long_model(layers))
+    click_and_wait(page, panel.get_by_role("button", name=tr["builder.load_json"]))
+    frame = _frame(page)
+    _status(frame, tr["canvas.status"].format(count=layers, total=f"{layers * 72:,}"))
+    before = _box(frame.locator("[data-testid='canvas-root']"))["height"]
+    assert frame.evaluate(OUT_OF_VIEW_JS)          # too long for the pane as it was
+    frame.get_by_role("button", name=tr["canvas.auto_layout"]).click()
+    frame.wait_for_function(f"() => ({OUT_OF_VIEW_JS})().length === 0")
+    _in_view(page)
+    assert frame.evaluate(OUT_OF_VIEW_JS) == []
+    assert frame.evaluate(OVERLAPS_JS) == []
+    smallest = frame.evaluate(SMALLEST_TEXT_JS)
+    assert smallest >= READABLE_PX, f"auto-layout drew node text at {smallest:.1f} px"
+    # the canvas grew (the page scrolls), at most 2.5 window heights
+    after = _box(frame.locator("[data-testid='canvas-root']"))["height"]
+    assert before < after <= 2.5 * HEIGHT
+    frame_box = _box(page.locator("[data-testid='stCustomComponentV1']").first)
+    assert frame_box["height"] >= after
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

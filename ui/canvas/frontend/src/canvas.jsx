@@ -2,19 +2,45 @@
 // turns every gesture into an event (protocol.js); Python edits the spec and sends the
 // redrawn graph back (the spec is the single source of truth).
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Background, Controls, ReactFlow, applyNodeChanges, useReactFlow } from "@xyflow/react";
+import { Background, Controls, ReactFlow, applyNodeChanges, useReactFlow, useStore }
+  from "@xyflow/react";
 import { acknowledge, send } from "./protocol.js";
-import { dagreLayout, toEdges } from "./edges.js";
+import { autoLayout, toEdges } from "./edges.js";
 import { nodeTypes, toNodes } from "./nodes.jsx";
 import { Palette } from "./palette.jsx";
 import { Toolbar } from "./toolbar.jsx";
 import { useFullScreen, usePaletteDrag, useUndoKeys } from "./hooks.js";
+import { setFrameHeight } from "./streamlit.js";
 
 // Fit-view never zooms out so far that a node's smallest text (SMALLEST_PX, canvas.css)
 // is drawn below READABLE_PX: a graph too big for the pane at that size is centred and
 // panned (drag the pane, or the zoom buttons) rather than shrunk to unreadable text.
 const READABLE_PX = 11, SMALLEST_PX = 12;
 const FIT = { maxZoom: 1, minZoom: READABLE_PX / SMALLEST_PX, padding: 0.1 };
+// After auto-layout the canvas grows up to this many page heights so that every node is
+// in view at that zoom (the page scrolls, not the canvas; a longer graph is cut into
+// columns, edges.js).
+const MAX_PAGES = 2.5;
+
+// The height of the window showing the page (the builder page around the iframe when it
+// can be read, same origin), in px.
+function pageHeight() {
+  try {
+    return (window.parent || window).innerHeight || window.innerHeight;
+  } catch {
+    return window.innerHeight;
+  }
+}
+
+// The canvas's height: Python's, or the taller one an auto-layout asked for; back to
+// Python's when the drawn level or the number of nodes changes.
+function useHeight(base, key) {
+  const [grown, setGrown] = useState({ key, height: base });
+  const height = grown.key === key ? Math.max(base, grown.height) : base;
+  useEffect(() => { setFrameHeight(height + 4); });
+  const grow = useCallback((h) => setGrown({ key, height: h }), [key]);
+  return [height, grow];
+}
 
 // A value that changes only when its JSON does (Streamlit sends new objects every rerun).
 function useStable(value) {
@@ -60,15 +86,17 @@ export function Canvas({ args }) {
   const [fullScreen, toggleFullScreen] = useFullScreen(rootRef, fitSoon);
 
   const count = graph.nodes.length;
+  const [height, grow] = useHeight(args.height, JSON.stringify(trail) + ":" + count);
+  const flowHeight = useStore((s) => s.height);
   useEffect(() => {     // a Sequential stack always fits: drop below it to append
     if (sequential) setTimeout(() => flow.fitView(FIT), 0);
   }, [count, sequential, flow]);
   useEffect(() => {     // a block opened or closed: show the whole new level
     setTimeout(() => flow.fitView(FIT), 0);
   }, [trail, flow]);
-  useEffect(() => {     // after auto-layout and on entering or leaving full screen
-    if (fitTick) setTimeout(() => flow.fitView(FIT), 0);
-  }, [fitTick, flow]);
+  useEffect(() => {     // after auto-layout (once the pane has its new size) and on
+    if (fitTick) setTimeout(() => flow.fitView(FIT), 0);    // entering or leaving full
+  }, [fitTick, flowHeight, flow]);                          // screen
   useEffect(() => { acknowledge(args.ack); }, [args.ack]);
 
   const onNodesChange = useCallback((changes) => {
@@ -95,8 +123,13 @@ export function Canvas({ args }) {
                                       role: e.data.role })) });
   }, []);
 
-  const autoLayout = () => {      // drawn here at once, stored by Python, then fitted
-    const positions = dagreLayout(nodes, edges);
+  const layOut = () => {      // drawn here at once, stored by Python, then fitted
+    const pane = paneRef.current.querySelector(".tfl-flow");
+    const { positions, height: needed } = autoLayout(nodes, edges, {
+      width: pane.clientWidth, height: args.height, zoom: FIT.minZoom, padding: FIT.padding,
+      maxHeight: fullScreen ? window.innerHeight : Math.round(MAX_PAGES * pageHeight()),
+      chrome: rootRef.current.clientHeight - pane.clientHeight });
+    if (!fullScreen) grow(needed);
     setNodes((ns) => ns.map((n) => positions[n.id] ? { ...n, position:
       { x: positions[n.id][0], y: positions[n.id][1] } } : n));
     fitSoon();
@@ -105,10 +138,10 @@ export function Canvas({ args }) {
 
   return (
     <div className={"tfl-root" + (fullScreen ? " tfl-full" : "")} ref={rootRef}
-         style={{ height: args.height }} data-testid="canvas-root">
+         style={{ height }} data-testid="canvas-root">
       <Palette palette={args.palette} labels={labels} onStart={startDrag} />
       <div className="tfl-pane" ref={paneRef} data-testid="canvas-pane">
-        <Toolbar args={args} labels={labels} picked={picked} onLayout={autoLayout}
+        <Toolbar args={args} labels={labels} picked={picked} onLayout={layOut}
                  fullScreen={fullScreen} onFullScreen={toggleFullScreen} />
         <div className="tfl-flow">
           <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes}

@@ -8,14 +8,13 @@ import "@xyflow/react/dist/style.css";
 import "./canvas.css";
 import { Canvas } from "./canvas.jsx";
 import { withDefaults } from "./protocol.js";
-import { onRender, setFrameHeight } from "./streamlit.js";
+import { onRender } from "./streamlit.js";
 
 function App() {
   const [args, setArgs] = useState(null);
   useEffect(() => onRender((raw) => {
     const a = withDefaults(raw);
-    setArgs(a);
-    setFrameHeight(a.height + 4);
+    setArgs(a);          // the canvas sets its frame's height (it grows after auto-layout)
   }), []);
   if (!args) return null;
   return <ReactFlowProvider><Canvas args={args} /></ReactFlowProvider>;
