@@ -11,27 +11,23 @@ from __future__ import annotations
 
 import json
 import keyword
-import math
 import re
 from typing import Any, Callable
 
 from tfcore.errors import SpecError
 from tfcore.messages import Names
 from tfcore.model.catalog import (
-    constructor_defaults,
     default_config,
     get_type,
     similar_types,
 )
 from tfcore.model.codegen_custom import class_path_name, custom_classes
+from tfcore.model.codegen_values import literal, written_params
+from tfcore.model.codegen_values import shape_source as _shape
+from tfcore.model.codegen_values import value_source as _value
 from tfcore.model.params import (
-    INIT,
     JSON,
     RAW_KEY,
-    REG,
-    LayerType,
-    ParamSpec,
-    is_keras_object,
 )
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec
 
@@ -39,73 +35,6 @@ STYLES = ("sequential", "functional", "subclass", "container")
 _INDENT = "    "
 # Generated Model classes are registered, so plain Keras loads the .keras files they save.
 _REGISTER = "@keras.saving.register_keras_serializable(package=\"tflab_export\")"
-
-
-def literal(value: Any) -> str:
-    """Python source of a JSON value (``float('inf')`` where repr would be a bare name)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{str(k)!r}: {literal(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(literal(v) for v in value) + "]"
-    if isinstance(value, float):
-        return _number(value)
-    return repr(value)
-
-
-def _value(kind: str, value: Any) -> str:
-    """Python source of one constructor argument."""
-    if kind in (INIT, REG, JSON) and (is_keras_object(value) or kind == JSON):
-        return literal(value)       # Keras constructors deserialize their own configs
-    if kind == INIT and isinstance(value, dict):
-        from tfcore.model.initializers import INITIALIZERS
-        init = INITIALIZERS[value["name"]]
-        params = value.get("params") or {}
-        args = ", ".join(f"{k}={_number(v)}" for k, v in params.items() if k.isidentifier())
-        return f"keras.initializers.{init.keras_class}({args})"
-    if kind == REG and isinstance(value, dict):
-        factor = float(value.get("factor", 0.01))
-        cls = {"l1": "L1", "l2": "L2", "l1_l2": "L1L2"}[value["name"]]
-        args = f"{_number(factor)}, {_number(factor)}" if cls == "L1L2" else _number(factor)
-        return f"keras.regularizers.{cls}({args})"
-    if isinstance(value, list):
-        return repr(tuple(value))
-    if isinstance(value, float):
-        return _number(value)
-    return repr(value)
-
-
-def _number(value: Any) -> str:
-    """A float literal; ``float('inf')`` / ``float('nan')`` where repr would be a bare name."""
-    number = float(value)
-    return repr(number) if math.isfinite(number) else f"float({str(number)!r})"
-
-
-def _shape(shape: Any) -> str:
-    return repr(tuple(shape))
-
-
-def written_params(kind: LayerType, config: dict) -> list[ParamSpec]:
-    """The parameters a constructor call must name: every one the Keras signature requires
-    and every value that differs from the default Keras itself has (not the catalog's: an
-    ``Activation`` needs its activation even when it is the catalog's ``relu``). An argument
-    the signature does not name is written when it differs from the catalog's default."""
-    import inspect
-
-    from tfcore.model.convert import to_catalog
-
-    keras_defaults = constructor_defaults(kind.keras_path) if kind.keras_path else {}
-    out = []
-    for param in kind.params:
-        value = config[param.name]
-        if param.name in keras_defaults:
-            default = keras_defaults[param.name]
-            write = default is inspect.Parameter.empty or to_catalog(
-                param, default, param.default) != value
-        else:
-            write = value != param.default
-        if write or param.required:
-            out.append(param)
-    return out
 
 
 def layer_source(entry: LayerSpec, shapes: dict, spec: ModelSpec) -> str:
