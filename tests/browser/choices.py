@@ -15,6 +15,7 @@ from tests.browser.waits import (
     LOST_CLICK_MS,
     TIMEOUT_MS,
     Expect,
+    _center,
     _locator,
     _wait_visible,
     act_and_wait,
@@ -97,6 +98,7 @@ def pick_option(page, box, option: str, expect: Expect = None, scrolls: int = 40
     seen: list[str] = []
     for _ in range(tries):
         wait_idle(page, timeout)
+        _center(box)
         box.click(timeout=timeout)
         if not _wait_visible(listbox, LOST_CLICK_MS):
             continue

@@ -220,6 +220,7 @@ def choose_option(page, box, option: str, expect: Expect = None, tries: int = 3,
     target = _locator(page, expect)
     for _ in range(tries):
         wait_idle(page, timeout)
+        _center(box)
         box.click(timeout=timeout)
         page.keyboard.type(option.split(" · ")[-1])
         if not _wait_visible(choice, LOST_CLICK_MS):
@@ -230,11 +231,26 @@ def choose_option(page, box, option: str, expect: Expect = None, tries: int = 3,
     raise AssertionError(f"choosing {option!r} in {box}: no effect after {tries} tries")
 
 
+def _center(box) -> None:
+    """Scroll ``box`` to the middle of the viewport, so that the list it opens has room
+    below or above it (a list opened at the viewport's edge can be placed out of view)."""
+    box.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
+
+
 def click_option(page, choice, target, timeout: float) -> bool:
     """Click an option of an open list; True once the app reran and ``target`` showed,
     else close the list (Escape) and return False (a rerun swallowed the click)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     before = _runs(page)
-    choice.click(timeout=timeout)
+    try:
+        choice.click(timeout=min(timeout, LOST_CLICK_MS))
+    except PlaywrightTimeout:
+        # The list was placed for a layout that has moved since it opened (a rerun
+        # grew the page above it): its options sit outside the viewport for good, and
+        # scrolling the page cannot reach them. Close it; the caller opens it again.
+        page.keyboard.press("Escape")
+        return False
     if _reacted(page, before, target, LOST_CLICK_MS):
         settle(page, target, timeout)
         return True
