@@ -8,6 +8,16 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
+from tfcore.rundir.insight import (
+    INSIGHT_DIR,
+    Insight,
+    InsightGrid,
+    InsightMeta,
+    InsightWriter,
+    forget_insight,
+    read_grid,
+    read_insight,
+)
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
 from tfcore.rundir.metrics_cache import cached_metrics, forget_metrics
 from tfcore.rundir.naming import run_name_base, run_names, unique_run_name
@@ -38,7 +48,12 @@ __all__ = [
     "FAILED",
     "FINAL_STATES",
     "FINISHED",
+    "INSIGHT_DIR",
     "INTERRUPTED",
+    "Insight",
+    "InsightGrid",
+    "InsightMeta",
+    "InsightWriter",
     "META_FIELDS",
     "META_JSON",
     "QUEUED",
@@ -59,7 +74,10 @@ __all__ = [
     "cached_metrics",
     "check_object",
     "file_stamp",
+    "forget_insight",
     "forget_metrics",
+    "read_grid",
+    "read_insight",
     "read_metrics",
     "run_name_base",
     "run_names",
