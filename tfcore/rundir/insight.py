@@ -18,7 +18,8 @@ A training worker that records insight (every ``every`` steps, or on a time budg
 ``insight/grid-<step>.npz``
     Plain arrays (read with ``allow_pickle=False``): ``conf`` (G, G) the predicted class's
     probability (or the predicted value), ``cls`` (G, G) the predicted class (classifiers),
-    and ``n<i>`` (units, g, g) the outputs of ``neurons[i]``'s units over the plane.
+    ``n<i>`` (units, g, g) the outputs of ``neurons[i]``'s units over the plane, and
+    ``w<i>`` (inputs, units) that layer's kernel at this step (the links' sign and size).
 
 Readers never trust these files: every field is checked, a bad line or file is skipped and
 reported as a located :class:`~tfcore.rundir.schema.RunProblem`, and only what is new is read
@@ -94,12 +95,17 @@ class InsightWriter:
         self._replace(META_FILE, lambda handle: handle.write(data))
 
     def write_grid(self, step: int, conf: np.ndarray, cls: np.ndarray | None = None,
-                   neurons: "list[np.ndarray] | tuple" = ()) -> None:
+                   neurons: "list[np.ndarray] | tuple" = (),
+                   kernels: "list[np.ndarray] | tuple" = ()) -> None:
+        """The plane snapshot of ``step``: ``neurons[i]`` and ``kernels[i]`` belong to the
+        meta's ``neurons[i]`` layer."""
         arrays = {"conf": np.asarray(conf, np.float16)}
         if cls is not None:
             arrays["cls"] = np.asarray(cls, np.int16)
         for index, values in enumerate(neurons):
             arrays[f"n{index}"] = np.asarray(values, np.float16)
+        for index, values in enumerate(kernels):
+            arrays[f"w{index}"] = np.asarray(values, np.float16)
         self._replace(grid_name(step), lambda handle: np.savez_compressed(handle, **arrays))
 
     def append(self, record: Mapping[str, Any]) -> None:
@@ -319,6 +325,7 @@ class InsightGrid:
     conf: np.ndarray                       # (G, G)
     cls: np.ndarray | None                 # (G, G) or None
     neurons: dict = field(default_factory=dict)    # layer name -> (units, g, g)
+    kernels: dict = field(default_factory=dict)    # layer name -> (inputs, units)
 
 
 def _regular(path: Path) -> bool:
@@ -508,13 +515,17 @@ def _decode(path: Path, step: int, meta: InsightMeta) -> InsightGrid:
         conf = _array(data, "conf", (size, size))
         cls = (_array(data, "cls", (size, size), integer=True)
                if plane.output != "value" else None)
-        neurons = {}
+        neurons, kernels = {}, {}
         for index, name in enumerate(meta.neurons):
             units = meta.layer(name).units or 0
             if units > MAX_UNITS:
                 raise _Bad(f"n{index}", units, "high", str(MAX_UNITS))
             neurons[name] = _array(data, f"n{index}", (units, small, small))
-    return InsightGrid(step, conf, cls, neurons)
+            if f"w{index}" in data.files:
+                inputs = data[f"w{index}"].shape[0] if data[f"w{index}"].ndim == 2 else -1
+                _need(0 < inputs <= MAX_UNITS, f"w{index}", inputs, "int")
+                kernels[name] = _array(data, f"w{index}", (inputs, units))
+    return InsightGrid(step, conf, cls, neurons, kernels)
 
 
 def forget_insight(run_dir: Path | str | None = None) -> None:
