@@ -150,13 +150,15 @@ def worker_available() -> bool:
     return (ROOT / "tfcore" / "training" / "worker.py").is_file() and (ROOT / "tfcore" / "training" / "jobs.py").is_file()
 
 
-def make_worker_run(runs_root: Path, name: str = "worker_tiny", timeout: float = 400) -> str:
+def make_worker_run(runs_root: Path, name: str = "worker_tiny", timeout: float = 400,
+                    spec: dict | None = None, steps: int = 10, ckpt_every: int = 4) -> str:
     """A run trained by the real worker process (``tfcore.training.jobs.start_run`` spawns
     ``python -m tfcore.training.worker``); returns its run id once it finished."""
     from tfcore.training import jobs
 
-    request = {"name": name, "spec": tiny_spec(name), "dataset": dict(DATASET),
-               "training": {**training(steps=10, ckpt_every=4, seed=0), "loop": "fit",
+    request = {"name": name, "spec": spec or tiny_spec(name), "dataset": dict(DATASET),
+               "training": {**training(steps=steps, ckpt_every=ckpt_every, seed=0),
+                            "loop": "fit",
                             "max_records_per_sec": 1000.0},
                "device": {"kind": "cpu"}}
     old = os.environ.get("CUDA_VISIBLE_DEVICES")
