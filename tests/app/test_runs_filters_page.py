@@ -11,6 +11,7 @@ import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import make_run, tiny_cnn_spec
+from tfcore.messages import SEPARATORS
 from tfcore.runs import conv_view
 from tfcore.runs.checkpoints import list_variables, read_tensor
 from tfcore.workspace import default_workspace
@@ -113,8 +114,8 @@ def test_a_run_without_a_conv_layer_says_why(runs: dict, lang: str) -> None:
     text = catalog(lang)
     at = _open_run(lang, runs["mlp"])
     assert_clean(at, lang)
-    line = text["runs.conv.none"].format(
-        layers="flatten (Flatten), dense (Dense), logits (Dense), softmax (Softmax)")
+    line = text["runs.conv.none"].format(layers=SEPARATORS[lang].join(
+        ["flatten (Flatten)", "dense (Dense)", "logits (Dense)", "softmax (Softmax)"]))
     assert line in [i.value for i in at.info]
     assert not at.error
     assert not [s for s in at.select_slider if s.key == "runs.conv.ckpt"]

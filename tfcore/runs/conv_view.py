@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tfcore.errors import CheckpointError, DatasetError, RunError
-from tfcore.messages import names
+from tfcore.messages import Names, names
 from tfcore.runs.checkpoints import CheckpointList, list_checkpoints, read_tensor
 from tfcore.runs.restore import restore_run, run_request
 
@@ -108,17 +108,17 @@ def conv_layers(model: Any) -> list[Any]:
     return [layer for layer in model.layers if isinstance(layer, keras.layers.Conv2D)]
 
 
-def _layer_types(model: Any) -> Any:
+def _layer_types(model: Any) -> Names:
     return names(f"{layer.name} ({type(layer).__name__})" for layer in model.layers)
 
 
 @dataclass(frozen=True)
 class ConvLayers:
     """The convolution layers of a run's model and, to say why there are none, all its
-    layers as ``name (Type)``."""
+    layers as ``name (Type)`` (names a message joins in the reader's language)."""
 
     conv: tuple[str, ...]
-    layers: tuple[str, ...]
+    layers: Names
 
 
 def run_conv_layers(run_dir: Path | str) -> ConvLayers:
@@ -131,7 +131,7 @@ def run_conv_layers(run_dir: Path | str) -> ConvLayers:
 
     model = build_model(from_dict(run_request(run_dir)["spec"]))
     return ConvLayers(conv=tuple(layer.name for layer in conv_layers(model)),
-                      layers=tuple(_layer_types(model).items))
+                      layers=_layer_types(model))
 
 
 def _pick_layer(model: Any, run_id: str, layer: str | None) -> Any:

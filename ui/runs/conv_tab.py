@@ -46,7 +46,7 @@ def filters_tab(listing: CheckpointList, run_dir: Path) -> None:
     paths = RunPaths(run_dir)
     layers = _layers(str(run_dir), file_stamp(paths.run_json))
     if not layers.conv:
-        st.info(t("runs.conv.none", layers=", ".join(layers.layers)))
+        st.info(t("runs.conv.none", layers=layers.layers))
         return
     numbers = [e.number for e in listing.entries if e.number is not None]
     if not numbers:
