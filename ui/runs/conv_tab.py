@@ -73,8 +73,9 @@ def _filters(view: ConvView) -> None:
     kernel = view.filters
     channel = 0
     if kernel.shape[2] > 1:
-        channel = st.number_input(t("runs.conv.channel", count=kernel.shape[2]), 0,
-                                  kernel.shape[2] - 1, 0, key=f"{KEY}.channel")
+        channel = st.columns([1, 3])[0].number_input(
+            t("runs.conv.channel", count=kernel.shape[2]), 0, kernel.shape[2] - 1, 0,
+            key=f"{KEY}.channel")
     st.caption(t("runs.conv.filters_note", shown=kernel.shape[3], total=view.filters_total,
                  h=kernel.shape[0], w=kernel.shape[1], scale=f"{view.scale:.3g}",
                  count=len(view.growth)))
