@@ -13,6 +13,7 @@ from ui.runs import (
     diff_tab,
     export_tab,
     filters,
+    filters_tab,
     foreign_panel,
     listing_for,
     manage_tab,
@@ -59,7 +60,8 @@ else:
         with guarded():
             code_panel(run_dir)       # the run's own code vs the workspace's
         listing = listing_for(run_dir)
-        names = ("config", "curves", "ckpts", "vars", "diff", "restore", "export", "manage")
+        names = ("config", "curves", "ckpts", "vars", "diff", "filters", "restore", "export",
+                 "manage")
         tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))
         with tabs["config"], guarded():
             config_tab(run_dir, summary)
@@ -68,7 +70,7 @@ else:
         with tabs["manage"], guarded():
             manage_tab(root, summary)
         if listing is None:
-            for name in ("ckpts", "vars", "diff", "restore", "export"):
+            for name in ("ckpts", "vars", "diff", "filters", "restore", "export"):
                 tabs[name].info(t("runs.ckpt.none"))
         else:
             with tabs["ckpts"], guarded():
@@ -77,6 +79,8 @@ else:
                 variables_tab(listing, run_dir)
             with tabs["diff"], guarded():
                 diff_tab(listing, run_dir)
+            with tabs["filters"], guarded():
+                filters_tab(listing, run_dir)      # a CNN's filters at any checkpoint
             with tabs["restore"], guarded():
                 restore_tab(root, summary, listing)
             with tabs["export"], guarded():

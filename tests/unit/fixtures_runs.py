@@ -39,6 +39,19 @@ def tiny_spec(name: str = "tiny", units: int = 16) -> dict:
             "outputs": []}
 
 
+def tiny_cnn_spec(name: str = "tiny_cnn", filters: int = 4) -> dict:
+    """A tiny CNN for the 8x8 digits: Conv2D(3x3, relu) -> Flatten -> Dense(10) -> Softmax."""
+    return {"format": 1, "name": name, "kind": "sequential",
+            "inputs": [{"name": "image", "shape": [8, 8, 1], "dtype": "float32"}],
+            "layers": [{"name": "conv", "type": "Conv2D",
+                        "config": {"filters": filters, "kernel_size": 3,
+                                   "activation": "relu"}},
+                       {"name": "flatten", "type": "Flatten", "config": {}},
+                       {"name": "logits", "type": "Dense", "config": {"units": 10}},
+                       {"name": "softmax", "type": "Softmax", "config": {}}],
+            "outputs": []}
+
+
 def training(steps: int, ckpt_every: int, seed: int, batch_size: int = 32) -> dict:
     return {"epochs": 1, "batch_size": batch_size, "optimizer": "adam",
             "learning_rate": 0.01, "momentum": 0.0, "schedule": "constant",
@@ -49,8 +62,9 @@ def training(steps: int, ckpt_every: int, seed: int, batch_size: int = 32) -> di
 
 
 def make_run(runs_root: Path, name: str = "tiny", seed: int = 0, steps: int = 12,
-             ckpt_every: int = 4, units: int = 16, spec_name: str = "tiny") -> str:
-    """Train the tiny model ``steps`` batches; return the new run id."""
+             ckpt_every: int = 4, units: int = 16, spec_name: str = "tiny",
+             spec: dict | None = None) -> str:
+    """Train the tiny model (or ``spec``) ``steps`` batches; return the new run id."""
     import keras
     import tensorflow as tf
 
@@ -61,7 +75,8 @@ def make_run(runs_root: Path, name: str = "tiny", seed: int = 0, steps: int = 12
     from tfcore.training.evaluate import evaluate_split
 
     train_cfg = training(steps, ckpt_every, seed)
-    request = {"name": name, "spec": tiny_spec(spec_name, units), "dataset": dict(DATASET),
+    request = {"name": name, "spec": spec or tiny_spec(spec_name, units),
+               "dataset": dict(DATASET),
                "training": train_cfg,
                "device": {"kind": "cpu", "gpus": [], "logical_devices": 0,
                           "memory_growth": True, "memory_limit_mb": 0},
@@ -135,13 +150,15 @@ def worker_available() -> bool:
     return (ROOT / "tfcore" / "training" / "worker.py").is_file() and (ROOT / "tfcore" / "training" / "jobs.py").is_file()
 
 
-def make_worker_run(runs_root: Path, name: str = "worker_tiny", timeout: float = 400) -> str:
+def make_worker_run(runs_root: Path, name: str = "worker_tiny", timeout: float = 400,
+                    spec: dict | None = None, steps: int = 10, ckpt_every: int = 4) -> str:
     """A run trained by the real worker process (``tfcore.training.jobs.start_run`` spawns
     ``python -m tfcore.training.worker``); returns its run id once it finished."""
     from tfcore.training import jobs
 
-    request = {"name": name, "spec": tiny_spec(name), "dataset": dict(DATASET),
-               "training": {**training(steps=10, ckpt_every=4, seed=0), "loop": "fit",
+    request = {"name": name, "spec": spec or tiny_spec(name), "dataset": dict(DATASET),
+               "training": {**training(steps=steps, ckpt_every=ckpt_every, seed=0),
+                            "loop": "fit",
                             "max_records_per_sec": 1000.0},
                "device": {"kind": "cpu"}}
     old = os.environ.get("CUDA_VISIBLE_DEVICES")

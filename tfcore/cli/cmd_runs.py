@@ -1,8 +1,10 @@
-"""``runs list|show|delete|rename|tag`` and ``ckpt list|vars|stats|diff|eval|export``."""
+"""``runs list|show|delete|rename|tag`` and ``ckpt list|vars|stats|diff|eval|conv|export``."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import unicodedata
 from pathlib import Path
 
 from tfcore.cli import print_json
@@ -149,6 +151,53 @@ def _ckpt_eval(args: argparse.Namespace) -> int:
     return 0 if result.report.complete else 2
 
 
+def _ckpt_conv(args: argparse.Namespace) -> int:
+    from tfcore import settings
+    from tfcore.runs import conv_view
+
+    view = conv_view(_run_dir(args, args.run), args.ckpt, args.image, args.layer)
+    if args.json:     # one line: the value arrays would take a line per number indented
+        print(json.dumps(view.to_dict(values=True), ensure_ascii=False))
+    else:
+        print(conv_text(view.to_dict(), settings.cli_lang()))
+    return 0
+
+
+def conv_text(view: dict, lang: str) -> str:
+    """A CNN run's filters and feature maps at one checkpoint (``ConvView.to_dict()``) as
+    lines of text: what was read, then a small table of each."""
+    from tfcore.messages import render
+
+    filters, image, maps = view["filters"], view["image"], view["maps"]
+    growth = ", ".join(f"{n}: {v:.4g}" for n, v in filters["growth"])
+    lines = [render("cli.conv.head", {**view, "conv_layers": ", ".join(view["conv_layers"])},
+                    lang),
+             render("cli.conv.filters", {**filters, "shape": tuple(filters["shape"]),
+                                         "shown": filters["shape"][-1], "growth": growth},
+                    lang)]
+    lines += _table(render("cli.conv.col.filter", None, lang), ("min", "max"),
+                    [filters["min"], filters["max"]])
+    lines.append(render("cli.conv.image", {**image, "shape": tuple(image["shape"])}, lang))
+    lines.append(render("cli.conv.maps", {**maps, "shape": tuple(maps["shape"]),
+                                          "shown": maps["shape"][-1]}, lang))
+    lines += _table(render("cli.conv.col.map", None, lang), ("min", "max", "mean"),
+                    [maps["min"], maps["max"], maps["mean"]])
+    return "\n".join(lines)
+
+
+def _table(first: str, names: tuple[str, ...], columns: list[list[float]]) -> list[str]:
+    rows = [(first, *names)] + [(str(i), *(f"{c[i]:.4f}" for c in columns))
+                                for i in range(len(columns[0]))]
+    widths = [max(_width(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return ["  " + "  ".join(" " * (widths[j] - _width(cell)) + cell
+                             for j, cell in enumerate(r)) for r in rows]
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _ckpt_export(args: argparse.Namespace) -> int:
     from tfcore.errors import WorkspaceError
     from tfcore.runs import export_checkpoint, export_run_zip
@@ -255,6 +304,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="test", choices=("train", "val", "test"))
     _common(p)
     p.set_defaults(func=_ckpt_eval)
+    p = command(csub, "conv", "a CNN run's conv filters and the feature maps of one test "
+                "image at a checkpoint",
+                ["python -m tfcore ckpt conv RUN_ID",
+                 "python -m tfcore ckpt conv RUN_ID --ckpt 100 --image 7 --layer conv2 --json"])
+    _run(p)
+    _ckpt(p)
+    p.add_argument("--image", type=int_range(0), default=0, metavar="I",
+                   help="number of the test image (0 = the first of the test split)")
+    p.add_argument("--layer", default=None, metavar="NAME",
+                   help="Conv2D layer name (default: the model's first Conv2D)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document with the values (rounded): filters "
+                   "(kh, kw, in, out), the image, feature maps (h, w, out)")
+    _common(p)
+    p.set_defaults(func=_ckpt_conv)
     p = command(csub, "export", "export a checkpoint (keras, savedmodel, weights_h5) "
                 "or the whole run (zip)",
                 ["python -m tfcore ckpt export RUN_ID --format savedmodel",

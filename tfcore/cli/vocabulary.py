@@ -47,7 +47,7 @@ _CONCEPTS = (
     Concept("optimizer", ("--optimizer",), (), "NAME", "optimizer name"),
     Concept("lr", ("--lr",), (), "RATE", "learning rate"),
     Concept("device", ("--device",), (), "DEVICE", "device to run on"),
-    Concept("ckpt", ("--ckpt",), (), "N",
+    Concept("ckpt", ("--ckpt",), ("--checkpoint",), "N",
             "checkpoint number (default: the latest)"),
     Concept("ckpt_prefix", ("--ckpt-prefix",), (), "NAME",
             "checkpoint file names NAME-STEP.index (default ckpt; model.ckpt as in the tutorial)"),

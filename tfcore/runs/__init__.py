@@ -1,5 +1,5 @@
 """Reading what runs left: listing and administration, curves, checkpoints and their
-comparison, restore, evaluate and export.
+comparison, restore, evaluate and export, a CNN's filters and feature maps at a checkpoint.
 
 Code outside this package imports only the names below (``__all__``).
 """
@@ -23,6 +23,7 @@ from tfcore.runs.checkpoints import (
     resolve_prefix,
 )
 from tfcore.runs.compare import diff_checkpoints, variable_stats
+from tfcore.runs.conv_view import ConvLayers, ConvView, conv_view, run_conv_layers
 from tfcore.runs.curves import X_AXES, group_curves, metric_names, run_curves
 from tfcore.runs.export import EXPORTERS, continue_training, export_checkpoint, export_run_zip
 from tfcore.runs.fresh_copy import FreshCopy, fresh_copy_outputs
@@ -46,11 +47,12 @@ from tfcore.runs.tensorboard import (
 
 __all__ = [
     "checkpoint_name", "checkpoint_names", "CheckpointList", "continue_training",
+    "ConvLayers", "ConvView", "conv_view",
     "delete_old_checkpoints", "delete_run", "diff_checkpoints", "evaluate_run",
     "export_checkpoint", "export_run_zip", "EXPORTERS", "fresh_copy_outputs", "FreshCopy",
     "group_curves", "list_checkpoints", "list_runs", "list_variables", "metric_names",
     "open_tensorboard", "predict_run", "remove_leftovers", "rename_run", "resolve_prefix",
     "restore_run", "restore_spec", "run_ckpt_prefix", "run_curves", "run_request",
-    "run_url", "running_tensorboard", "RunSummary", "set_tags", "smooth", "stop_tensorboard",
+    "run_conv_layers", "run_url", "running_tensorboard", "RunSummary", "set_tags", "smooth", "stop_tensorboard",
     "summarize", "TensorBoardInfo", "variable_labels", "variable_stats", "X_AXES",
 ]

@@ -50,7 +50,10 @@ def checkpoint_label(listing: CheckpointList):
     def label(number: int) -> str:
         key = "runs.ckpt.option_latest" if number == latest else "runs.ckpt.option"
         return t(key, name=names.get(number, f"ckpt-{number}"), number=number)
-    return label
+    # Translated now, in the page's language: a widget may call its format_func later,
+    # outside this script run (AppTest does), where the language is not known.
+    labels = {e.number: label(e.number) for e in listing.entries if e.number is not None}
+    return lambda number: labels.get(number) or label(number)
 
 
 def pick_checkpoint(listing: CheckpointList, key: str, default_last: bool = True) -> int | None:

@@ -1,4 +1,5 @@
-"""Altair charts of weights: histogram, heatmap of a 2-D kernel, grid of conv filters.
+"""Altair charts of weights: histogram, heatmap of a 2-D kernel, grid of conv filters (and
+of any stack of small images, such as feature maps).
 
 Each function takes numpy data and translated axis titles and returns an ``alt.Chart``;
 large tensors are reduced (block means, first filters) so a chart stays small.
@@ -62,24 +63,45 @@ def filter_frame(kernel: np.ndarray, channel: int = 0,
     """Long-form data of a conv kernel ``(kh, kw, in, out)``: one input channel per filter."""
     kernel = np.asarray(kernel)
     channel = int(np.clip(channel, 0, kernel.shape[2] - 1))
-    count = min(kernel.shape[3], max_filters)
-    rows, cols = np.indices(kernel.shape[:2])
-    parts = [pd.DataFrame({"filter": f, "row": rows.ravel(), "col": cols.ravel(),
-                           "value": kernel[:, :, channel, f].ravel()}) for f in range(count)]
+    return image_frame(kernel[:, :, channel, :max_filters], "filter")
+
+
+def image_frame(stack: np.ndarray, name: str) -> pd.DataFrame:
+    """Long-form data of a stack of 2-D images ``(h, w, n)``: columns ``name``, row, col,
+    value."""
+    stack = np.asarray(stack)
+    rows, cols = np.indices(stack.shape[:2])
+    parts = [pd.DataFrame({name: i, "row": rows.ravel(), "col": cols.ravel(),
+                           "value": stack[:, :, i].ravel()}) for i in range(stack.shape[2])]
     return pd.concat(parts, ignore_index=True)
 
 
-def filter_grid_chart(kernel: np.ndarray, channel: int, filter_title: str,
-                      value_title: str, columns: int = 8) -> alt.Chart:
-    """Small images of the first filters of a conv kernel, one input channel, shared scale."""
-    frame = filter_frame(kernel, channel)
+def diverging_scale(limit: float) -> alt.Scale:
+    """One color scale from ``-limit`` to ``limit``, white at zero."""
+    limit = float(limit) or 1.0
+    return alt.Scale(scheme="redblue", domain=[-limit, limit], domainMid=0, clamp=True)
+
+
+def grid_chart(frame: pd.DataFrame, name: str, facet_title: str, value_title: str,
+               scale: alt.Scale, columns: int = 8, size: int = 56) -> alt.Chart:
+    """Small images (``image_frame``) side by side on one shared color scale."""
     return alt.Chart(frame).mark_rect().encode(
         x=alt.X("col:O", axis=None),
         y=alt.Y("row:O", axis=None),
-        color=alt.Color("value:Q", title=value_title, scale=alt.Scale(scheme="greys")),
-        tooltip=["filter:O", "row:O", "col:O", "value:Q"],
-    ).properties(width=56, height=56).facet(
-        facet=alt.Facet("filter:O", title=filter_title), columns=columns)
+        color=alt.Color("value:Q", title=value_title, scale=scale),
+        tooltip=[f"{name}:O", "row:O", "col:O", alt.Tooltip("value:Q", format=".4f")],
+    ).properties(width=size, height=size).facet(
+        facet=alt.Facet(f"{name}:O", title=facet_title), columns=columns)
+
+
+def filter_grid_chart(kernel: np.ndarray, channel: int, filter_title: str,
+                      value_title: str, columns: int = 8,
+                      limit: float | None = None) -> alt.Chart:
+    """Small images of the first filters of a conv kernel, one input channel, shared scale:
+    greys over the values shown, or (``limit``) red-blue from ``-limit`` to ``limit``."""
+    scale = alt.Scale(scheme="greys") if limit is None else diverging_scale(limit)
+    return grid_chart(filter_frame(kernel, channel), "filter", filter_title, value_title,
+                      scale, columns)
 
 
 def before_after_histograms(before: Histogram, after: Histogram, before_title: str,
