@@ -50,7 +50,8 @@ else:
         by_id = {s.run_id: s for s in shown}
         labels = {s.run_id: run_label(s) for s in shown}
         if st.session_state.get("runs.detail.run") not in by_id:
-            st.session_state.pop("runs.detail.run", None)
+            # set, not dropped: a dropped key leaves the browser showing the old choice
+            st.session_state["runs.detail.run"] = next(iter(by_id))
         run_id = st.selectbox(t("runs.detail.run"), list(by_id), format_func=labels.get,
                               key="runs.detail.run")
         summary = by_id[run_id]

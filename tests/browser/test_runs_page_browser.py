@@ -46,3 +46,43 @@ def test_open_run_see_checkpoints_restore_and_evaluate(server: str, page, run_id
         card.wait_for()
         assert f"{value:.4f}" in card.inner_text()
     page.screenshot(path=str(tmp_path / "runs-restore.png"), full_page=True)
+
+
+STALE_A, STALE_B = "browser_label_alpha", "browser_label_beta"
+
+# The text the Runs page's run picker shows for its choice (it may sit in an input).
+RUN_PICKER_JS = """label => {
+  const box = [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stSelectbox']")]
+    .find(b => b.innerText.trim().startsWith(label));
+  if (!box) return '';
+  return [box.innerText, ...[...box.querySelectorAll('input')].map(i => i.value || '')]
+    .join('\\n');
+}"""
+
+
+def test_the_run_picker_shows_the_run_it_details_after_a_filter_drops_its_choice(
+        server: str, page, run_id: str) -> None:
+    """Pick one run, then filter it away: the picker must show the run whose details the
+    tabs below show, not the dropped choice (a stale label)."""
+    from tests.browser.conftest import TIMEOUT_MS, choose_option
+    from tfcore.runs import list_runs
+
+    runs = default_workspace().ensure().runs
+    make_run(runs, name=STALE_A, steps=4, ckpt_every=4)
+    make_run(runs, name=STALE_B, steps=4, ckpt_every=4)
+    labels = {s.name: s for s in list_runs(runs)}
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server}/runs?lang=en")
+    wait_idle(page)
+    fill_and_wait(page, page.get_by_label(EN["runs.filter.text"]), "browser_label_",
+                  expect=page.get_by_role("tab", name=EN["runs.tab.ckpts"], exact=True).first)
+    picker = EN["runs.detail.run"]
+    b_id = labels[STALE_B].run_id
+    choose_option(page, picker, f"({b_id[-4:]})", exact=False)
+    assert STALE_B in page.evaluate(RUN_PICKER_JS, picker)
+    fill_and_wait(page, page.get_by_label(EN["runs.filter.text"]), STALE_A,
+                  expect=page.get_by_role("tab", name=EN["runs.tab.ckpts"], exact=True).first)
+    wait_idle(page)
+    page.wait_for_function(f"l => ({RUN_PICKER_JS})(l).includes({STALE_A!r})", arg=picker,
+                           timeout=TIMEOUT_MS)
+    assert STALE_B not in page.evaluate(RUN_PICKER_JS, picker)
