@@ -199,3 +199,35 @@ def test_a_deep_sigmoid_mlp_shows_the_vanishing_gradient(tmp_path) -> None:
           f"output layer's), relu+he {relu_first:.3g} ({relu_share:.3g})")
     assert sig_first < relu_first / 10
     assert sig_share < 0.01 < relu_share
+
+
+def test_a_paced_auto_run_snapshots_only_models_of_their_step(tmp_path, monkeypatch) -> None:
+    """A paced run (one step per call) with a checkpoint at every step: whatever steps the
+    auto plan picks, each grid is that step's checkpoint predicting the plane. (The budget
+    is raised so a short test run takes snapshots between its start and end.)"""
+    from tfcore.training import insight
+
+    monkeypatch.setattr(insight, "BUDGET", 1.0)
+    run_dir = train_here(tmp_path, request(insight_every=0, steps=16, epochs=1,
+                                           steps_per_second=20, ckpt_every=1, keep=50))
+    steps = [r["step"] for r in read_insight(run_dir).records]
+    assert steps[0] == 0 and steps[-1] == 16 and len(steps) > 3
+    assert check_grids_match_checkpoints(run_dir) == steps[1:]
+
+
+def test_mirrored_strategy_over_two_logical_cpus_records_the_same_grids(tmp_path) -> None:
+    """The worker process under MirroredStrategy (two logical CPUs) records insight from
+    the mirrored model; its grids equal the checkpoints' models, as on one device."""
+    from tfcore.training import jobs
+
+    body = request(loop="fit", epochs=2) | {"device": {"kind": "mirrored",
+                                                         "logical_devices": 2}}
+    run_id = jobs.start_run(tmp_path, body)
+    state = jobs.wait_for(tmp_path, run_id, timeout=WAIT)
+    status = json.loads((tmp_path / run_id / "status.json").read_text())
+    assert state == "finished", status.get("traceback")
+    assert status["replicas"] == 2 and not status.get("notes")
+    forget_insight()
+    steps = [r["step"] for r in read_insight(tmp_path / run_id).records]
+    assert steps == [0, 5, 10, 14]
+    assert check_grids_match_checkpoints(tmp_path / run_id) == [5, 10, 14]

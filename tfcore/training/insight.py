@@ -45,9 +45,10 @@ class SnapshotPlan:
     training time so far (the time since the start, less the snapshots' own), at most one
     every ``min_gap`` seconds. ``clock`` is ``time.perf_counter`` unless a test gives one."""
 
-    def __init__(self, every: int, budget: float = BUDGET, min_gap: float = MIN_GAP,
+    def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
                  clock: Callable[[], float] = time.perf_counter) -> None:
-        self.every, self.budget, self.min_gap, self.clock = every, budget, min_gap, clock
+        self.every, self.min_gap, self.clock = every, min_gap, clock
+        self.budget = BUDGET if budget is None else budget
         self.started = clock()
         self.spent = 0.0               # seconds of every snapshot so far
         self.last_cost = 0.0
