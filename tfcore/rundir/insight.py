@@ -14,9 +14,13 @@ A training worker that records insight (every ``every`` steps, or on a time budg
     ``hi`` and the ``counts`` of equal-width bins, summing to the variable's size);
     ``grad_norm`` (per layer, the L2 norm of its gradients on the probe batch; null when
     not finite); ``dead`` (per ReLU layer, the share of units that output 0 for every probe
-    example); ``grid`` (true when a plane file was written for this step).
+    example); ``grid`` (true when a plane file was written for this step). Optional:
+    ``cost`` (the snapshot's seconds) and, per histogram, ``nonfinite`` (NaN and infinite
+    values, left out of the counts: counts and it sum to the size).
 ``insight/grid-<step>.npz``
-    Plain arrays (read with ``allow_pickle=False``): ``conf`` (G, G) the predicted class's
+    Plain arrays (read with ``allow_pickle=False``; row ``i`` of a grid is the plane's
+    ``i``-th y value, column ``j`` its ``j``-th x value, as ``np.meshgrid`` of
+    :meth:`Plane.axes` lays them out): ``conf`` (G, G) the predicted class's
     probability (or the predicted value), ``cls`` (G, G) the predicted class (classifiers),
     ``n<i>`` (units, g, g) the outputs of ``neurons[i]``'s units over the plane, and
     ``w<i>`` (inputs, units) that layer's kernel at this step (the links' sign and size).

@@ -4,8 +4,8 @@ TensorBoard histograms.
 
 When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts from (step 0
 of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode
-(``insight_every`` 0) whenever the snapshots' measured cost so far plus the last one's stays
-within :data:`BUDGET` of the training time so far (so at an epoch end when the budget
+(``insight_every`` 0) whenever the snapshots' measured cost so far plus twice the last one's
+(this snapshot and the last step's) stays within :data:`BUDGET` of the training time so far (so at an epoch end when the budget
 allows), and at the last step. A snapshot is only taken at a step whose model the loop has
 handed back (``TrainState.ahead == 0``): a multi-step graph call reports its steps after it
 returns, when the model is already at the call's last step.
@@ -25,12 +25,12 @@ import numpy as np
 from tfcore.rundir import InsightWriter, RunPaths
 from tfcore.training.callbacks import STOP_NAN, Listener, TrainState
 from tfcore.training.insight_probe import (
-    PROBE,
     Probe,
     layer_infos,
     neuron_layers,
     plane_of,
     probe_batch,
+    probe_size,
 )
 from tfcore.training.recorder import TRAIN_RUN, TBScalars
 
@@ -41,9 +41,10 @@ NOTE_FAILED = "insight recording stopped: {error}"
 
 class SnapshotPlan:
     """When the next snapshot is due: every ``every`` steps, or (``every`` 0) while the
-    cost of the snapshots so far plus the last one's stays within ``budget`` of the
-    training time so far (the time since the start, less the snapshots' own), at most one
-    every ``min_gap`` seconds. ``clock`` is ``time.perf_counter`` unless a test gives one."""
+    cost of the snapshots so far plus two more like the last one (this one and the last
+    step's, which is always taken) stays within ``budget`` of the training time so far
+    (the time since the start, less the snapshots' own), at most one every ``min_gap``
+    seconds. ``clock`` is ``time.perf_counter`` unless a test gives one."""
 
     def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
                  clock: Callable[[], float] = time.perf_counter) -> None:
@@ -63,7 +64,8 @@ class SnapshotPlan:
             return step % self.every == 0
         if self.clock() - self.last_at < self.min_gap:
             return False
-        return self.spent + self.last_cost <= self.budget * self.training_time()
+        # room for this snapshot and for the last step's, which is always taken
+        return self.spent + 2 * self.last_cost <= self.budget * self.training_time()
 
     def took(self, seconds: float) -> None:
         """Count a snapshot that took ``seconds``."""
@@ -145,13 +147,13 @@ class InsightRecorder(Listener):
             self.model, "outputs", None) else 1
         plane = plane_of(bundle, width)
         neurons, reason = neuron_layers(self.model, plane)
-        x, y = probe_batch(bundle.x_train, bundle.y_train)
+        x, y = probe_batch(bundle.x_train, bundle.y_train, probe_size(config.batch_size))
         self.probe = Probe(self.model, x, y, config.loss, plane, neurons)
         self.writer = InsightWriter(self.paths.root)
         self.recorded = self.writer.rewind(start)
         self.writer.write_meta({"every": self.every, "layers": layer_infos(self.model),
                                 "plane": plane, "neurons": neurons,
-                                "neurons_reason": reason, "probe": min(PROBE, len(x))})
+                                "neurons_reason": reason, "probe": len(x)})
         self.board = TBHistograms(self.paths.tb_dir)
 
     def _stop(self, exc: BaseException) -> None:
