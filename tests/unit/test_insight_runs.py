@@ -122,7 +122,7 @@ def test_the_grid_at_a_step_is_that_steps_checkpoint_predicting_the_plane(traine
     meta = insight.meta
     assert meta.neurons == ("h1", "h2", "out") and meta.neurons_reason is None
     assert meta.plane.output == "classes" and meta.plane.class_names == ("moon A", "moon B")
-    assert len(meta.plane.points) == 40 and meta.probe == 64      # batch 20: the minimum
+    assert len(meta.plane.points) == 40 and meta.probe == 32      # batch 20: the minimum
 
 
 @pytest.mark.parametrize("loop", ["fit", "custom"])

@@ -5,10 +5,11 @@ TensorBoard histograms.
 When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts from (step 0
 of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode
 (``insight_every`` 0) whenever the snapshots' measured cost so far plus twice the last one's
-(this snapshot and the last step's) stays within :data:`BUDGET` of the training time so far (so at an epoch end when the budget
-allows), and at the last step. A snapshot is only taken at a step whose model the loop has
-handed back (``TrainState.ahead == 0``): a multi-step graph call reports its steps after it
-returns, when the model is already at the call's last step.
+(this snapshot and the last step's) stays within :data:`BUDGET` of the training time so
+far (so at an epoch end when the budget allows), and at the last step. A snapshot is only
+taken at a step whose model the loop has handed back (``TrainState.ahead == 0``): a
+multi-step graph call reports its steps after it returns, when the model is already at
+the call's last step.
 
 The recorder runs in the chief only. A measurement that fails (a model the probe cannot
 read) ends recording for the run with a note in ``status.json``; training goes on.

@@ -21,7 +21,7 @@ GRID, NEURON_GRID = 40, 16          # the boundary's and each neuron's picture s
 MARGIN = 0.5                        # around the test points, as the end-of-run boundary
 MAX_POINTS = 500                    # test points drawn on the plane
 PROBE = 256                         # training examples of the gradient / dead-ReLU probe
-MIN_PROBE = 64                      # ... at least (when the run's batch is smaller)
+MIN_PROBE = 32                      # ... at least (when the run's batch is smaller)
 BINS = 30                           # histogram bins per variable
 MAX_NEURON_UNITS = 400              # units in all drawn layers together
 # Layers a "plain stack of Dense" may hold besides Dense: they have no units of their own.
