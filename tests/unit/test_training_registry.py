@@ -102,7 +102,7 @@ def test_cli_choices_defaults_and_help_come_from_the_registries() -> None:
     flags = {"epochs": "epochs", "batch_size": "batch_size", "lr": "learning_rate",
              "momentum": "momentum", "seed": "seed", "keep": "keep", "steps": "steps",
              "ckpt_every": "ckpt_every", "validate_every": "validate_every",
-             "steps_per_second": "steps_per_second"}
+             "steps_per_second": "steps_per_second", "insight_every": "insight_every"}
     for dest, name in flags.items():
         setting = SETTINGS[name]
         assert actions[dest].default == setting.default, dest

@@ -14,9 +14,13 @@ A training worker that records insight (every ``every`` steps, or on a time budg
     ``hi`` and the ``counts`` of equal-width bins, summing to the variable's size);
     ``grad_norm`` (per layer, the L2 norm of its gradients on the probe batch; null when
     not finite); ``dead`` (per ReLU layer, the share of units that output 0 for every probe
-    example); ``grid`` (true when a plane file was written for this step).
+    example); ``grid`` (true when a plane file was written for this step). Optional:
+    ``cost`` (the snapshot's seconds) and, per histogram, ``nonfinite`` (NaN and infinite
+    values, left out of the counts: counts and it sum to the size).
 ``insight/grid-<step>.npz``
-    Plain arrays (read with ``allow_pickle=False``): ``conf`` (G, G) the predicted class's
+    Plain arrays (read with ``allow_pickle=False``; row ``i`` of a grid is the plane's
+    ``i``-th y value, column ``j`` its ``j``-th x value, as ``np.meshgrid`` of
+    :meth:`Plane.axes` lays them out): ``conf`` (G, G) the predicted class's
     probability (or the predicted value), ``cls`` (G, G) the predicted class (classifiers),
     ``n<i>`` (units, g, g) the outputs of ``neurons[i]``'s units over the plane, and
     ``w<i>`` (inputs, units) that layer's kernel at this step (the links' sign and size).
@@ -107,6 +111,37 @@ class InsightWriter:
         for index, values in enumerate(kernels):
             arrays[f"w{index}"] = np.asarray(values, np.float16)
         self._replace(grid_name(step), lambda handle: np.savez_compressed(handle, **arrays))
+
+    def rewind(self, step: int) -> set[int]:
+        """Forget the snapshots after ``step`` (a run resumed from its checkpoint at
+        ``step`` trains those steps again): their stats lines (and damaged ones) leave
+        ``stats.jsonl``, rewritten whole only when something leaves, and their grid files
+        are removed. Returns the steps still recorded."""
+        path = self.root / STATS_FILE
+        try:
+            lines = [raw for raw in path.read_bytes().split(b"\n") if raw.strip()]
+        except OSError:
+            lines = []
+        kept, steps = [], set()
+        for raw in lines:
+            try:
+                value = json.loads(raw)
+                at = value["step"]
+            except (ValueError, TypeError, KeyError):
+                continue
+            if _count(at) and at <= step:
+                kept.append(raw)
+                steps.add(at)
+        if len(kept) != len(lines):
+            self._stats.close()
+            body = b"".join(raw + b"\n" for raw in kept)
+            self._replace(STATS_FILE, lambda handle: handle.write(body))
+            self._stats = open(path, "a", encoding="utf-8")
+        for grid in self.root.glob("grid-*.npz"):
+            at = grid.name[len("grid-"):-len(".npz")]
+            if not at.isdigit() or int(at) not in steps:
+                grid.unlink(missing_ok=True)
+        return steps
 
     def append(self, record: Mapping[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, default=_json_default,
