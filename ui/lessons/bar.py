@@ -63,22 +63,21 @@ def _bar(position: Position) -> None:
     st.html(BAR_CSS)
     lesson, number, step = position.lesson, position.number, position.step
     with st.container(border=True, key=BAR_KEY):
-        text, back, forward, notes, end = st.columns([6, 1.2, 1.2, 1.2, 0.5],
-                                                     vertical_alignment="center")
-        text.html(f'<div class="lesson-name">{escape(pick(lesson.title))} · '
-                  f'{escape(t("lessons.bar.of", k=number, n=position.total))}</div>'
-                  f'<div class="lesson-step">{escape(pick(step.title))}</div>')
-        previous = back.button(t("lessons.bar.previous"), key="lessons.bar.previous",
-                               icon=":material/arrow_back:", disabled=number <= 1,
-                               width="stretch")
-        following = forward.button(t("lessons.bar.next"), key="lessons.bar.next",
-                                   type="primary", icon=":material/arrow_forward:",
-                                   disabled=number >= position.total, width="stretch")
-        notes.link_button(t("lessons.bar.notes"), _notes_link(position),
-                          icon=":material/speaker_notes:", width="stretch",
-                          help=t("lessons.bar.notes_help"))
-        ended = end.button("", key="lessons.bar.end", icon=":material/close:",
-                           help=t("lessons.bar.end"))
+        # the title takes what the buttons leave; the buttons keep their whole labels
+        with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+            with st.container(width="stretch"):
+                st.html(f'<div class="lesson-name">{escape(pick(lesson.title))} · '
+                        f'{escape(t("lessons.bar.of", k=number, n=position.total))}</div>'
+                        f'<div class="lesson-step">{escape(pick(step.title))}</div>')
+            previous = st.button(t("lessons.bar.previous"), key="lessons.bar.previous",
+                                 icon=":material/arrow_back:", disabled=number <= 1)
+            following = st.button(t("lessons.bar.next"), key="lessons.bar.next",
+                                  type="primary", icon=":material/arrow_forward:",
+                                  disabled=number >= position.total)
+            st.link_button(t("lessons.bar.notes"), _notes_link(position),
+                           icon=":material/speaker_notes:", help=t("lessons.bar.notes_help"))
+            ended = st.button(t("lessons.bar.stop"), key="lessons.bar.end",
+                              icon=":material/close:", help=t("lessons.bar.end"))
         with st.container(key="lesson-prompt"):
             st.markdown("\n\n".join(f":material/school: {plain(part)}" if i == 0 else plain(part)
                                     for i, part in enumerate(paragraphs(pick(step.prompt)))))

@@ -9,6 +9,7 @@ from streamlit.components.v2 import component
 
 JS = """
 export default function ({ setTriggerValue }) {
+  const MARK = 'data-lesson-keys';
   const SKIP = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], '
     + '[role="slider"], [role="tab"], [role="listbox"], [role="option"], [role="combobox"], '
     + '[role="textbox"], [role="menu"], [role="grid"], iframe';
@@ -21,8 +22,13 @@ export default function ({ setTriggerValue }) {
     event.preventDefault();
     setTriggerValue('move', move);
   };
+  const root = document.documentElement;
   document.addEventListener('keydown', onKey);
-  return () => document.removeEventListener('keydown', onKey);
+  root.setAttribute(MARK, 'on');                    // tests wait for it: the keys listen
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    root.removeAttribute(MARK);
+  };
 }
 """
 _keys = component("tflab_lesson_keys", js=JS)
