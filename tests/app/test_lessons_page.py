@@ -88,6 +88,18 @@ def test_next_from_one_train_step_to_another_applies_the_new_settings() -> None:
     assert at.number_input(key="train.epochs").value == 5
 
 
+def test_a_step_opens_its_preset_again_after_the_person_chose_another() -> None:
+    """Step 4 and step 7 of the builders' guide both open the weights lab on b1_mlp; a
+    preset the person chose in between gives way when step 7 is entered."""
+    at = open_link({"lesson": "builders_guide", "step": "4"})
+    assert_on_step(at, GUIDE.steps[3])
+    at.selectbox(key="weights.preset").set_value("mlp").run()
+    for number in (5, 6, 7):
+        at.button(key="lessons.bar.next").click().run()
+    assert_on_step(at, GUIDE.steps[6])
+    assert at.selectbox(key="weights.preset").value == "b1_mlp"
+
+
 def test_the_bar_stays_on_a_page_chosen_in_the_menu_and_the_end_removes_it() -> None:
     at = open_link({"lesson": "handbook", "step": "2"})
     assert_on_step(at, HANDBOOK.steps[1])
