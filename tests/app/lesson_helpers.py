@@ -59,25 +59,17 @@ def widget(at: AppTest, key: str):
     raise AssertionError(f"no widget with key {key!r} on the page")
 
 
-def as_text(value) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (list, tuple)):
-        return ",".join(map(as_text, value))
-    return str(value)
-
-
-def shown_query(at: AppTest, step: LessonStep, task: str = "classification") -> dict[str, str]:
-    """What the page's widgets show for each parameter of the step's query (as URL text)."""
+def shown_query(at: AppTest, step: LessonStep,
+                task: str = "classification") -> dict[str, tuple]:
+    """For each parameter of the step's query: (the value it asks for, parsed as the page
+    parses its link, the value the page's widget shows)."""
     shown = {}
-    for name in step.query:
+    for name, text in step.query.items():
         if step.page == "train":
-            key = PARAMS[name].key.replace(TASK, task)
+            param = PARAMS[name]
+            shown[name] = (param.parse(text), widget(at, param.key.replace(TASK, task)).value)
         else:
-            key = PRESET_WIDGETS[step.page]
-        shown[name] = as_text(widget(at, key).value)
+            shown[name] = (text, widget(at, PRESET_WIDGETS[step.page]).value)
     return shown
 
 
@@ -88,6 +80,7 @@ def assert_on_step(at: AppTest, step: LessonStep, lang: str = "en") -> None:
     tabs = PAGES[step.page].tabs
     if tabs:
         assert open_tab(at) == tabs.index(step.tab or tabs[0])
-    assert shown_query(at, step) == dict(step.query)
+    differ = {name: pair for name, pair in shown_query(at, step).items() if pair[0] != pair[1]}
+    assert not differ, f"asked for != shown: {differ}"
     if step.page == "builder":                          # the preset is the model edited
         assert at.session_state["builder.draft"] == get_preset(step.query["preset"])
