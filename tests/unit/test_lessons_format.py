@@ -221,3 +221,9 @@ def test_the_shipped_lessons_are_sound_and_follow_the_tutorials() -> None:
         for step in lesson.steps:
             assert all(step.title[lang] and step.notes[lang] and step.prompt[lang]
                        for lang in ("en", "zh"))
+
+
+def test_the_pages_a_step_may_open_are_the_apps_pages() -> None:
+    from ui.common.nav import PAGES as NAV
+
+    assert set(PAGES) == {Path(page.path).stem for page in NAV}
