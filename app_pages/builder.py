@@ -16,6 +16,7 @@ from ui.builder import (
     io_tab,
     labels,
     layers_editor,
+    open_linked_preset,
     outputs_editor,
     problems_panel,
     restore_draft,
@@ -24,12 +25,13 @@ from ui.builder import (
     try_panel,
 )
 from ui.canvas import canvas_mode
-from ui.common import CURRENT_SPEC_KEY, kept, pick, plain, t
+from ui.common import CURRENT_SPEC_KEY, kept, linked_tabs, pick, plain, t
 
 st.title(t("builder.title"))
 st.caption(t("builder.intro"))
 
 restore_draft()     # this session's autosaved model (after a reload or a restart too)
+open_linked_preset()  # ?preset=NAME: a shared link or a lesson step
 
 starts = ["scratch", *preset_names()]
 cols = st.columns([3, 1], vertical_alignment="bottom")
@@ -79,8 +81,9 @@ with right:
     if summary.deferred:
         deferred_panel(spec)
 
-trial, code, io, save = st.tabs([t("tryit.tab"), t("builder.tab.code"), t("builder.tab.io"),
-                                 t("builder.tab.save")])
+trial, code, io, save = linked_tabs("builder", {
+    "tryit": t("tryit.tab"), "code": t("builder.tab.code"), "io": t("builder.tab.io"),
+    "save": t("builder.tab.save")})
 with trial:
     try_panel(shown)
 with code:

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from ui.common import t
+from ui.common import linked_tabs, t
 from ui.foundations import gd_tab, saving_tab, tape_tab, tensors_tab
 
 st.title(t("foundations.tensors.title"))
 st.markdown(t("foundations.tensors.intro"))
 
-tabs = st.tabs([t("foundations.tab.tensors"), t("foundations.tab.tape"),
-                t("foundations.tab.gd"), t("foundations.tab.save")])
+tabs = linked_tabs("tensors", {name: t(f"foundations.tab.{name}")
+                               for name in ("tensors", "tape", "gd", "save")})
 with tabs[0]:
     tensors_tab()
 with tabs[1]:

@@ -2,15 +2,14 @@
 
 import streamlit as st
 
-from ui.common import t
+from ui.common import linked_tabs, t
 from ui.timing import autograph_panel, compare_panel, g1_panel, sweep_panel, tracing_panel
 
 st.title(t("timing.title"))
 st.markdown(t("timing.intro"))
 
-compare, g1, sweep, tracing, autograph = st.tabs([
-    t("timing.tab.compare"), t("timing.tab.g1"), t("timing.tab.sweep"),
-    t("timing.tab.tracing"), t("timing.tab.autograph")])
+compare, g1, sweep, tracing, autograph = linked_tabs("timing", {
+    name: t(f"timing.tab.{name}") for name in ("compare", "g1", "sweep", "tracing", "autograph")})
 with compare:
     compare_panel()
 with g1:

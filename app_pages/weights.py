@@ -4,7 +4,7 @@ import streamlit as st
 
 from tfcore.errors import TFLabError
 from tfcore.weights import is_deferred, safe_file_stem, variable_table
-from ui.common import pick_model, show_error, t
+from ui.common import open_linked_model, pick_model, show_error, t
 from ui.weights import (
     activations_panel,
     choose_variable,
@@ -23,6 +23,8 @@ from ui.weights import variable_table as table_panel
 
 st.title(t("weights.title"))
 st.caption(t("weights.intro"))
+if open_linked_model("weights", "weights"):   # ?preset=NAME: a shared link, a lesson step
+    st.session_state["weights.origin"] = "model"
 
 origin = st.radio(t("weights.origin"), ["model", "run"], horizontal=True, key="weights.origin",
                   format_func={o: t(f"weights.origin.{o}") for o in ("model", "run")}.get)

@@ -97,3 +97,9 @@ class TimingError(TFLabError):
     """A timing request is invalid or failed."""
 
     default_key = "errors.timing"
+
+
+class LessonError(TFLabError):
+    """A lesson cannot be found, read or opened at the step asked for."""
+
+    default_key = "errors.lesson"

@@ -18,7 +18,7 @@ from tfcore.model.presets import preset_title
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 
-PAGES = ("home", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
+PAGES = ("home", "lessons", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
          "train", "runs", "timing")
 WIDTH, HEIGHT = 1280, 800
 LONG_NAMES = ("cats and dogs CNN with augmentation, learning rate 0.003, batch 64, seed 3",

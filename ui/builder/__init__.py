@@ -19,7 +19,8 @@ from ui.builder.editor import (
     problem_text,
     replace_draft,
 )
-from ui.builder.drafts import ask_load, autosave_draft, confirm_load, mark_saved, restore_draft
+from ui.builder.drafts import (ask_load, autosave_draft, confirm_load, mark_saved,
+                               open_linked_preset, restore_draft)
 from ui.builder.fields import config_form, labels
 from ui.builder.panels import (
     code_tab,
@@ -38,5 +39,5 @@ __all__ = [
     "block_breadcrumb", "block_error_text", "open_block_path", "set_open_block",
     "code_tab", "deferred_panel", "diagram", "io_tab", "problems_panel", "save_tab",
     "summary_table", "ask_load", "autosave_draft", "confirm_load", "mark_saved",
-    "restore_draft",
+    "open_linked_preset", "restore_draft",
 ]

@@ -12,17 +12,19 @@ from tfcore.model import (
     ModelSpec,
     get_preset,
     new_draft_id,
+    preset_names,
     read_draft,
     spec_digest,
     valid_draft_id,
     write_draft,
 )
 from ui.builder.editor import DRAFT, replace_draft
-from ui.common import CURRENT_SPEC_KEY, error_text, plain, t, workspace
+from ui.common import CURRENT_SPEC_KEY, error_text, linked, plain, remember, t, workspace
 
 PARAM = "draft"                      # the URL's query parameter
 ID, BASE, WRITTEN = "builder.draft_id", "builder.base", "builder.written"
 PENDING = "builder.pending"          # a spec waiting for "Replace" (unsaved edits)
+START = "bld.start"                  # the page's "Start from" box
 
 
 def restore_draft() -> None:
@@ -78,6 +80,16 @@ def ask_load(spec: ModelSpec) -> None:
         st.session_state[PENDING] = spec
         return
     _open(spec)
+
+
+def open_linked_preset() -> None:
+    """``?preset=NAME`` (a shared link, a lesson step) opens that preset as the Load button
+    does: chosen in the start box, asking first when there are unsaved edits."""
+    name = linked("builder", "preset", preset_names())
+    if name is not None:
+        remember(START, name)
+        st.session_state.pop(START, None)      # the box redraws from the remembered name
+        ask_load(get_preset(name))
 
 
 def _open(spec: ModelSpec) -> None:

@@ -12,7 +12,8 @@ from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
 from ui.common.memory import forget, kept, recall, remember, remembered
-from ui.common.model_picker import CURRENT_SPEC_KEY, pick_model
+from ui.common.links import linked, linked_tabs, reopen_links
+from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
 from ui.common.resources import (
     devices_now,
@@ -53,10 +54,13 @@ __all__ = [
     "guarded",
     "init_language",
     "kept",
+    "linked",
+    "linked_tabs",
     "keras_reset_disabled",
     "error_text",
     "located_text",
     "metric_label",
+    "open_linked_model",
     "pick",
     "pick_model",
     "plain",
@@ -66,6 +70,7 @@ __all__ = [
     "recall",
     "remember",
     "remembered",
+    "reopen_links",
     "run_store",
     "server_is_loopback",
     "show_error",

@@ -11,13 +11,25 @@ import streamlit as st
 
 from tfcore.model import ModelSpec, get_preset, list_specs, load_spec, preset_names, preset_title
 from ui.common.i18n import pick, t
-from ui.common.memory import kept, recall
+from ui.common.links import linked
+from ui.common.memory import kept, recall, remember
 from ui.common.resources import workspace
 from ui.common.text import plain
 from ui.common.widgets import choose_placeholder
 
 # The builder page keeps the model being edited here; other pages read it.
 CURRENT_SPEC_KEY = "builder.spec"
+
+
+def open_linked_model(page: str, key: str) -> str | None:
+    """``?preset=NAME`` on ``page`` (a shared link, a lesson step) chooses that preset in the
+    picker ``key``; returns the name when it did."""
+    name = linked(page, "preset", preset_names())
+    if name is not None:
+        for field, value in (("source", "preset"), ("preset", name)):
+            remember(f"{key}.{field}", value)
+            st.session_state.pop(f"{key}.{field}", None)   # redrawn from the remembered value
+    return name
 
 
 def pick_model(key: str, default_preset: str = "mlp") -> ModelSpec | None:

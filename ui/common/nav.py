@@ -24,6 +24,7 @@ class PageDef:
 
 PAGES: tuple[PageDef, ...] = (
     PageDef("app_pages/home.py", "nav.home", ":material/home:", "nav.section.start"),
+    PageDef("app_pages/lessons.py", "nav.lessons", ":material/co_present:", "nav.section.start"),
     PageDef("app_pages/tensors.py", "nav.tensors", ":material/function:", "nav.section.foundations"),
     PageDef("app_pages/pipeline.py", "nav.pipeline", ":material/conveyor_belt:", "nav.section.foundations"),
     PageDef("app_pages/placement.py", "nav.placement", ":material/memory:", "nav.section.foundations"),

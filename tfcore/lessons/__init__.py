@@ -1,0 +1,44 @@
+"""Lessons: a teacher's prepared sequence of page states, with notes and prompts in English
+and Chinese; the shipped lessons and the workspace's own, read and checked with located
+problems.
+
+Code outside this package imports only the names below (``__all__``).
+"""
+
+from __future__ import annotations
+
+from tfcore.lessons.format import (
+    LESSON_FORMAT,
+    Lesson,
+    LessonProblem,
+    LessonStep,
+    parse_lesson,
+    query_text,
+)
+from tfcore.lessons.pages import PAGES, RESERVED_PARAMS, PageInfo
+from tfcore.lessons.store import (
+    SHIPPED_DIR,
+    LessonEntry,
+    find_lesson,
+    lessons_dir,
+    list_lessons,
+    read_lesson,
+)
+
+__all__ = [
+    "LESSON_FORMAT",
+    "PAGES",
+    "RESERVED_PARAMS",
+    "SHIPPED_DIR",
+    "Lesson",
+    "LessonEntry",
+    "LessonProblem",
+    "LessonStep",
+    "PageInfo",
+    "find_lesson",
+    "lessons_dir",
+    "list_lessons",
+    "parse_lesson",
+    "query_text",
+    "read_lesson",
+]
