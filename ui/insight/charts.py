@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from tfcore.rundir.insight import InsightGrid, InsightMeta, Plane
+from tfcore.rundir import InsightGrid, InsightMeta
 
 MAX_STEPS = 200          # snapshots drawn per series (evenly spaced, the last kept)
 MAX_POINTS = 1000        # test points drawn on the plane
@@ -78,9 +78,10 @@ def spread(count: int, limit: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- the plane
-def class_names(plane: Plane, grid: InsightGrid | None = None) -> list[str]:
+def class_names(meta: InsightMeta, grid: InsightGrid | None = None) -> list[str]:
     """The classes' names (the plane's, else their numbers), as many as the labels and
     the grid's predictions need."""
+    plane = meta.plane
     names = list(plane.class_names)
     count = int(np.max(plane.labels)) + 1 if len(plane.labels) else 0
     if grid is not None and grid.cls is not None and grid.cls.size:
@@ -105,10 +106,11 @@ def _tints(codes: np.ndarray, strength: np.ndarray, levels: int = 16) -> pd.Cate
     return pd.Categorical(np.asarray(palette)[index])
 
 
-def boundary_frames(plane: Plane, grid: InsightGrid) -> dict[str, pd.DataFrame]:
+def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFrame]:
     """The ``regions`` (one cell per grid point: ``ix``, ``iy``, the predicted ``class``
     and its ``fill``, paler where the model is less sure, or the predicted ``value``) and the test
     ``points`` (``x``, ``y``, their ``label``). ``conf[iy, ix]``: rows are x2."""
+    plane = meta.plane
     size = grid.conf.shape[0]
     iy, ix = np.indices((size, size))
     regions = {"ix": ix.ravel().astype(np.int16), "iy": iy.ravel().astype(np.int16)}
@@ -119,7 +121,7 @@ def boundary_frames(plane: Plane, grid: InsightGrid) -> dict[str, pd.DataFrame]:
         regions["value"] = grid.conf.ravel().astype(np.float32)
         points["label"] = plane.labels[keep].astype(np.float32)
     else:
-        names = class_names(plane, grid)
+        names = class_names(meta, grid)
         count = max(2, len(names))
         floor = 1.0 / count
         sure = np.clip((grid.conf.ravel() - floor) / (1.0 - floor), 0.0, 1.0)
@@ -131,13 +133,14 @@ def boundary_frames(plane: Plane, grid: InsightGrid) -> dict[str, pd.DataFrame]:
     return {"regions": pd.DataFrame(regions), "points": pd.DataFrame(points)}
 
 
-def boundary_chart(plane: Plane, grid: InsightGrid, titles: Mapping[str, str],
+def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, str],
                    style: InsightStyle = NORMAL) -> dict:
     """The predicted class over the plane (colour by class, paler where the model is less
     sure; colour by value for a regression) with the test points coloured by their label on
     top. Cells are opaque and stroked in their own colour, so no hairline seams show.
     ``titles``: ``x1``, ``x2``, ``class``, ``label``, ``prediction`` (translated)."""
-    frames = boundary_frames(plane, grid)
+    plane = meta.plane
+    frames = boundary_frames(meta, grid)
     size = grid.conf.shape[0]
     (x_lo, y_lo), (x_hi, y_hi) = plane.lo, plane.hi
     dx, dy = (x_hi - x_lo) / max(1, size - 1), (y_hi - y_lo) / max(1, size - 1)
@@ -160,7 +163,7 @@ def boundary_chart(plane: Plane, grid: InsightGrid, titles: Mapping[str, str],
                 "legend": _legend(style, direction="horizontal")}
         dot = {"field": "label", "type": "quantitative", "scale": scale, "legend": None}
     else:
-        names = class_names(plane, grid)
+        names = class_names(meta, grid)
         scale = {"domain": names, "range": [CLASS_COLORS[i % len(CLASS_COLORS)]
                                             for i in range(len(names))]}
         fill = {"field": "fill", "type": "nominal", "scale": None, "legend": None}

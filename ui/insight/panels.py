@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from tfcore.rundir.insight import Insight, InsightGrid, InsightMeta, read_grid, read_insight
+from tfcore.rundir import Insight, InsightGrid, InsightMeta, read_grid, read_insight
 from ui.common import (cached_chart, catalog, current_lang, located_text, plain_params,
                        presenter_mode, t)
 from ui.insight import charts
@@ -143,7 +143,7 @@ def _plane(run_dir: Path, insight: Insight, step: int, style: InsightStyle) -> N
         if grid is not None:
             cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
                           style == PRESENTER, lang),
-                         lambda: charts.boundary_chart(meta.plane, grid, titles, style),
+                         lambda: charts.boundary_chart(meta, grid, titles, style),
                          width="content")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
