@@ -15,7 +15,7 @@ from tfcore.data.loader import (
 )
 from tfcore.errors import DatasetError
 
-POINT_SETS = ["circles", "xor", "spirals", "blobs"]
+POINT_SETS = ["circles", "xor", "spirals", "moons", "blobs"]
 
 
 def test_registry_lists_default_first_with_titles_in_both_languages() -> None:
@@ -119,6 +119,18 @@ def test_noise_spreads_points() -> None:
     inside = r_calm[calm.y_train == 0]
     outside = r_calm[calm.y_train == 1]
     assert inside.max() <= 0.5 + 1e-6 and outside.min() >= 0.7 - 1e-6
+
+
+def test_moons_are_two_unit_half_circles_around_the_origin() -> None:
+    """Without noise every point lies on its class's half circle of radius 1 (scikit-learn's
+    ``make_moons``, centres (0, 0) and (1, 0.5) moved by (-0.5, -0.25)); the upper moon is
+    class 0, the lower one class 1."""
+    bundle = load_dataset(DatasetRequest("moons", {"noise": 0.0, "n_samples": 300}))
+    x, y = bundle.x_train, bundle.y_train
+    centres = np.array([[-0.5, -0.25], [0.5, 0.25]])
+    np.testing.assert_allclose(np.linalg.norm(x - centres[y], axis=1), 1.0, atol=1e-5)
+    assert (x[y == 0, 1] >= -0.25 - 1e-6).all() and (x[y == 1, 1] <= 0.25 + 1e-6).all()
+    assert bundle.info.class_names == ("moon A", "moon B")
 
 
 def test_blobs_classes_option() -> None:

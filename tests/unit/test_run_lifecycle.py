@@ -116,6 +116,16 @@ def test_local_and_cluster_runs_honour_initial_weights_and_mixed_precision(
         assert status[run_id]["step"] == STEPS
     assert abs(first[local]["loss"] - first[cluster]["loss"]) < TOLERANCE[policy]
     assert status[cluster]["replicas"] == 2
+    # issue 25: the chief records insight (a plain copy of the model: no collective op, no
+    # hang); the first layer's weights at the start are the weights file's on both
+    from tfcore.rundir import read_insight
+
+    starts = {}
+    for run_id in (local, cluster):
+        insight = read_insight(tmp_path / run_id)
+        assert [r["step"] for r in insight.records] == [0, STEPS] and not insight.problems
+        starts[run_id] = insight.records[0]["hist"]["dense/kernel"]
+    assert starts[local] == starts[cluster]
     assert json.loads((tmp_path / cluster / "run.json").read_text())["initial_weights"] \
         == relative
     if len(os.sched_getaffinity(0)) >= 2:             # both trained at once

@@ -1,4 +1,4 @@
-"""``runs list|show|delete|rename|tag`` and ``ckpt list|vars|stats|diff|eval|export``."""
+"""``runs list|show|delete|rename|tag|insight`` and ``ckpt list|vars|stats|diff|eval|export``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tfcore.cli import print_json
 from tfcore.cli.inputs import int_range, path_arg, run_id_arg, runs_root, shown
+from tfcore.cli.runs_insight import add_insight_command
 from tfcore.cli.vocabulary import add_flag, command
 
 RUN_FILES = ("run.json", "status.json", "ckpt")   # what makes a folder a run folder
@@ -215,6 +216,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("tags", nargs="*")
     _common(p)
     p.set_defaults(func=_runs_tag)
+    add_insight_command(rsub, _run, _common, _run_dir)
 
     ckpt = command(sub, "ckpt", "look inside, compare, evaluate and export checkpoints",
                    ["python -m tfcore ckpt list RUN_ID",

@@ -71,7 +71,8 @@ def build_request(args: argparse.Namespace) -> dict:
                                 "steps": args.steps, "mixed_precision": args.mixed_precision,
                                 "validate_every": args.validate_every,
                                 "steps_per_second": args.steps_per_second,
-                                "ckpt_prefix": args.ckpt_prefix}
+                                "ckpt_prefix": args.ckpt_prefix, "insight": args.insight,
+                                "insight_every": args.insight_every}
     # refuse bad numbers and names before any data is loaded
     TrainConfig.from_dict({**training, **({"loss": args.loss} if args.loss else {})})
     spec, device, dataset = _spec(args), _device(args), _dataset(args)
@@ -284,6 +285,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ckpt-every", metavar="N", **_ranged("checkpoint every N steps",
                                                           "ckpt_every"))
     add_flag(p, "keep", **_ranged("checkpoints to keep", "keep"))
+    p.add_argument("--insight", action=argparse.BooleanOptionalAction, default=True,
+                   help="record the model's insides while it trains: weight histograms, "
+                        "gradient norms, dead ReLUs, the decision boundary and neuron "
+                        "pictures of 2-D data (insight/ in the run; see: runs insight)")
+    p.add_argument("--insight-every", metavar="N", **_ranged(
+        "insight snapshot every N steps, 0: auto (as often as they cost <= 3 %% of the "
+        "training time, and at the start and the end)", "insight_every"))
     add_flag(p, "ckpt_prefix", default="ckpt")
     p.add_argument("--resume", default=None, type=run_id_arg, metavar="RUN_ID",
                    help="continue a stopped run from its latest checkpoint")

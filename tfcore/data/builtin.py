@@ -1,5 +1,6 @@
 """Offline datasets: scikit-learn's digits (8x8 and 28x28x1), the M1 house prices and
-Playground-style 2-D point sets. Nothing here touches the network."""
+Playground-style 2-D point sets (circles, XOR, spirals, scikit-learn's moons, blobs).
+Nothing here touches the network."""
 
 from __future__ import annotations
 
@@ -107,6 +108,16 @@ def load_spirals(name: str, options: Mapping[str, Any], seed: int = 0) -> RawDat
     x = np.stack([radius * np.sin(angle), radius * np.cos(angle)], axis=1)
     x += rng.normal(0.0, 0.4 * noise, x.shape)     # arms lie ~0.36 apart: gentler noise
     return _points(x, y, ("arm A", "arm B"))
+
+
+def load_moons(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
+    """scikit-learn's two interleaving half circles (``make_moons``), centred on the
+    origin; ``noise`` is scikit-learn's Gaussian jitter."""
+    from sklearn.datasets import make_moons
+
+    n, noise, rng = _point_options(name, options, seed)
+    x, y = make_moons(n_samples=n, noise=noise, random_state=int(rng.integers(2**31 - 1)))
+    return _points(x - np.array([0.5, 0.25]), y, ("moon A", "moon B"))
 
 
 def load_blobs(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:

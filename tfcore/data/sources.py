@@ -51,6 +51,8 @@ SOURCES: dict[str, Source] = {s.name: s for s in (
            builtin.load_xor, builtin.POINT_OPTIONS),
     Source("spirals", Text("data.title.spirals"), "points", "classification",
            builtin.load_spirals, builtin.POINT_OPTIONS),
+    Source("moons", Text("data.title.moons"), "points", "classification",
+           builtin.load_moons, builtin.POINT_OPTIONS),
     Source("blobs", Text("data.title.blobs"), "points", "classification",
            builtin.load_blobs, builtin.POINT_OPTIONS + ("classes",)),
 )}

@@ -108,6 +108,37 @@ class InsightWriter:
             arrays[f"w{index}"] = np.asarray(values, np.float16)
         self._replace(grid_name(step), lambda handle: np.savez_compressed(handle, **arrays))
 
+    def rewind(self, step: int) -> set[int]:
+        """Forget the snapshots after ``step`` (a run resumed from its checkpoint at
+        ``step`` trains those steps again): their stats lines (and damaged ones) leave
+        ``stats.jsonl``, rewritten whole only when something leaves, and their grid files
+        are removed. Returns the steps still recorded."""
+        path = self.root / STATS_FILE
+        try:
+            lines = [raw for raw in path.read_bytes().split(b"\n") if raw.strip()]
+        except OSError:
+            lines = []
+        kept, steps = [], set()
+        for raw in lines:
+            try:
+                value = json.loads(raw)
+                at = value["step"]
+            except (ValueError, TypeError, KeyError):
+                continue
+            if _count(at) and at <= step:
+                kept.append(raw)
+                steps.add(at)
+        if len(kept) != len(lines):
+            self._stats.close()
+            body = b"".join(raw + b"\n" for raw in kept)
+            self._replace(STATS_FILE, lambda handle: handle.write(body))
+            self._stats = open(path, "a", encoding="utf-8")
+        for grid in self.root.glob("grid-*.npz"):
+            at = grid.name[len("grid-"):-len(".npz")]
+            if not at.isdigit() or int(at) not in steps:
+                grid.unlink(missing_ok=True)
+        return steps
+
     def append(self, record: Mapping[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, default=_json_default,
                           allow_nan=False) + "\n"

@@ -39,6 +39,8 @@ class TrainState:
     step: int = 0
     epoch: int = 1                 # 1-based epoch the current step belongs to
     start_step: int = 0
+    ahead: int = 0                 # steps the model has trained past ``step`` (a multi-step
+                                   # call's steps are reported after it returns)
     elapsed_before: float = 0.0    # seconds trained by earlier attempts (resume)
     samples: int = 0               # samples seen since this attempt started
     started: float = field(default_factory=time.time)

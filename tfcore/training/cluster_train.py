@@ -141,6 +141,14 @@ class ClusterTopology(Topology):
         return plain
 
 
+    def insight_model(self, run: Run) -> tuple[Any, Any]:
+        """A plain copy of the model outside the strategy, filled with this worker's
+        trained weights before each snapshot: the chief's probe runs no collective op, so
+        the other workers only wait at the next step's all-reduce."""
+        plain = build_model(run.request.spec, run.bundle.x_train)
+        return plain, lambda: plain.set_weights(run.model.get_weights())
+
+
 def broadcast_weights(sync: Sync, model: Any, chief: bool) -> None:
     """Give every worker the chief's floating-point weights (one all-reduce: the chief
     adds its values, the others zeros)."""

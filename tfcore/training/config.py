@@ -27,6 +27,7 @@ from tfcore.training.losses import (  # noqa: F401 - re-exported for callers
     make_metrics,
 )
 from tfcore.training.registry import (  # noqa: F401 - re-exported for callers
+    CHOICE,
     CKPT_PREFIX,
     DEFAULT_LOOP,
     DEFAULT_OPTIMIZER,
@@ -70,6 +71,12 @@ class TrainConfig:
             run one step per call while it is set.
         ckpt_prefix: checkpoint file names, ``<ckpt_prefix>-<step>.index`` and
             ``.data-00000-of-00001`` (``model.ckpt`` gives the tutorial's names).
+        insight: record the model's insides while it trains (``insight/`` in the run
+            directory: weight histograms, gradient norms, dead ReLUs, the decision
+            boundary and every neuron's picture on 2-D data).
+        insight_every: take those snapshots every this many steps; 0 (auto) as often as
+            their measured cost stays within 3 % of the training time, and at least at
+            the start, the first and the last step.
     """
 
     epochs: int = _D["epochs"]
@@ -93,6 +100,8 @@ class TrainConfig:
     shuffle: bool = True
     steps_per_second: float | None = _D["steps_per_second"]
     ckpt_prefix: str = "ckpt"
+    insight: bool = True
+    insight_every: int = _D["insight_every"]
 
     def to_dict(self) -> dict:
         return asdict(self) | {"metrics": list(self.metrics)}
@@ -136,10 +145,21 @@ class TrainConfig:
         if custom and not LOOP_KINDS[self.loop].user_code:
             raise refusal(USER_CODE_LOOP, name="loop", value=repr(self.loop), names=custom,
                           loops=[n for n, loop in LOOP_KINDS.items() if loop.user_code])
+        if not isinstance(self.insight, bool):
+            raise refusal(CHOICE, name="insight", value=repr(self.insight),
+                          choices=["false", "true"])
         prefix = self.ckpt_prefix
         if (not isinstance(prefix, str) or not CKPT_PREFIX_PATTERN.match(prefix)
                 or prefix == "checkpoint" or prefix.endswith((".index", "_temp"))):
             raise refusal(CKPT_PREFIX, value=repr(prefix))
+
+    @property
+    def sync_every(self) -> int:
+        """The steps whose model a multi-step graph call must hand back: checkpoints and,
+        when set, the insight interval (their greatest common divisor)."""
+        if self.insight and self.insight_every:
+            return math.gcd(self.ckpt_every, self.insight_every)
+        return self.ckpt_every
 
     def total_steps(self, n_train: int) -> int:
         """Steps the run trains for with ``n_train`` training examples."""

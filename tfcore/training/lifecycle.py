@@ -110,6 +110,11 @@ class Topology:
         """The model that is evaluated and saved."""
         return run.model
 
+    def insight_model(self, run: Run) -> tuple[Any, Any]:
+        """The model the insight recorder reads, and what refreshes it before each
+        snapshot (None: it is the trained model itself)."""
+        return run.model, None
+
 
 class LocalTopology(Topology):
     """One process on the devices its DeviceConfig made visible: the default strategy
@@ -213,6 +218,8 @@ def train(request: RunRequest, topology: Topology) -> dict:
         run.logger.write_graph(run.model, bundle.x_train[:1])
         items.append(run.logger)
     items.append(CheckpointSaver(run.checkpoint, run.manager, config.ckpt_every))
+    if topology.chief and config.insight:
+        items.append(_insight_recorder(run, topology, start, notes))
     run.listeners = topology.listeners(items)
     topology.before_loop(run)
     if topology.chief:
@@ -229,6 +236,19 @@ def train(request: RunRequest, topology: Topology) -> dict:
     if not topology.chief:
         return {}
     return _finish(run, topology, strategy, outcome)
+
+
+def _insight_recorder(run: Run, topology: Topology, start: int, notes: list) -> Any:
+    """The chief's insight recorder (``insight/``); a note in status.json if it stops."""
+    from tfcore.training.insight import InsightRecorder
+
+    def report(note: str) -> None:
+        notes.append(note)
+        topology.status(notes=notes)
+
+    model, refresh = topology.insight_model(run)
+    return InsightRecorder(topology.paths, model, run.bundle, run.config, start, report,
+                           refresh)
 
 
 def _initial_weights(run: Run, topology: Topology) -> dict | None:

@@ -44,10 +44,12 @@ def fit_steps_per_execution(config: TrainConfig, replicas: int) -> int:
     """Steps per ``fit`` graph call: 1 when paced, eager or on several replicas; else the
     largest divisor of ``ckpt_every`` up to :data:`FIT_STEPS_PER_EXECUTION` (so one ``fit``
     call passes checkpoint steps on graph-call ends), or that maximum when the divisor
-    would be below :data:`MIN_DIVISOR` (each call then ends at a checkpoint step)."""
+    would be below :data:`MIN_DIVISOR` (each call then ends at a checkpoint step).
+    (Checkpoint steps here are those of ``config.sync_every``: insight snapshots at a set
+    interval need their step's model too.)"""
     if config.steps_per_second or config.eager or replicas > 1:
         return 1
-    divisor = max(d for d in range(1, FIT_STEPS_PER_EXECUTION + 1) if config.ckpt_every % d == 0)
+    divisor = max(d for d in range(1, FIT_STEPS_PER_EXECUTION + 1) if config.sync_every % d == 0)
     return divisor if divisor >= MIN_DIVISOR else FIT_STEPS_PER_EXECUTION
 
 
@@ -192,8 +194,11 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
 
         def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
             if recorder is not None:
-                for values in recorder.take():
+                rows = recorder.take()
+                for index, values in enumerate(rows):
+                    state.ahead = len(rows) - 1 - index     # the model is at the last row
                     self._step(values)
+                state.ahead = 0
             else:
                 logs = logs or {}
                 self._step({n: float(logs[n]) for n in names if n in logs})

@@ -72,8 +72,8 @@ def fit_call_end(state: TrainState, config: TrainConfig, per_execution: int,
     checkpoint step must end a graph call. When ``per_execution`` divides ``ckpt_every``
     that holds within one call that starts on a multiple of ``per_execution`` (a run
     resumed elsewhere first trains up to one); otherwise each call ends at the next
-    checkpoint step."""
-    step, every = state.step, config.ckpt_every
+    checkpoint step (``config.sync_every``: checkpoints and a set insight interval)."""
+    step, every = state.step, config.sync_every
     if per_execution > 1 and every % per_execution:
         return min(span_end, step + every - step % every)
     if step % per_execution:
@@ -122,7 +122,7 @@ def steps_to_boundary(state: TrainState, config: TrainConfig) -> int:
     a call that trains several steps must end there, so that checkpoints, validation and
     epoch ends see the model exactly at their step."""
     step = state.step
-    ckpt = config.ckpt_every - step % config.ckpt_every
+    ckpt = config.sync_every - step % config.sync_every
     epoch = state.steps_per_epoch - step % state.steps_per_epoch
     return max(1, min(ckpt, epoch, state.total_steps - step))
 

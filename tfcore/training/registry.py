@@ -92,6 +92,8 @@ SETTINGS: Mapping[str, Setting] = _settings(
     Setting("momentum", float, 0.0, 0.99, 0.0, step=0.01),
     Setting("seed", int, 0, 2**31 - 1, 0),
     Setting("ckpt_every", int, 1, 10_000_000, 100),
+    # record the model's insides every N steps; 0: auto (as often as <= 3 % of the time)
+    Setting("insight_every", int, 0, 10_000_000, 0),
     Setting("keep", int, 1, 1000, 3),
     Setting("log_every", int, 1, 1_000_000, 1),
     Setting("steps", int, 0, 100_000_000, 0),

@@ -189,11 +189,14 @@ def _multi_step_epoch(steps: TapeSteps, arrays: tuple[Any, Any], order: np.ndarr
         rows = steps.many_fn(*arrays, order_t, tf.constant(done, tf.int32),
                              tf.constant(count, tf.int32)).numpy()
         sizer.update(count, time.perf_counter() - began)
-        for values in steps.finish_rows(rows):
+        results = steps.finish_rows(rows)
+        for index, values in enumerate(results):
+            state.ahead = len(results) - 1 - index     # the model is at the call's last step
             state.step += 1
             state.samples += min(bs, n - done * bs)
             done += 1
             listeners.on_batch_end(state, values)
+        state.ahead = 0
 
 
 def device_arrays(tf: Any, data: TrainData) -> tuple[Any, Any]:
@@ -209,7 +212,7 @@ def custom_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
     pacer = Pacer(config.steps_per_second, listeners, state)
     multi = (steps.many_fn is not None and not pacer.active
              and strategy.num_replicas_in_sync == 1       # 1-step epochs (M1): one per call
-             and min(state.steps_per_epoch, config.ckpt_every, state.total_steps) > 1)
+             and min(state.steps_per_epoch, config.sync_every, state.total_steps) > 1)
     sizer = CallSizer()
     bs = config.batch_size
     arrays = device_arrays(steps.tf, data) if multi else None

@@ -1,0 +1,184 @@
+"""Issue 25: when the insight recorder takes snapshots and what its meta says, without a
+whole run where a model built here is enough: the auto plan's budget on a fake clock, no
+snapshot while a multi-step call's model is ahead of the reported step, graph calls that end
+on a set insight interval, why a model gets no neuron pictures, the probe under mixed
+precision, and a resumed run that continues its record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.unit.test_insight_runs import MOONS, plane_spec, request, train_here
+from tfcore.messages import render
+from tfcore.rundir import RunPaths, RunWriter, forget_insight, read_insight
+from tfcore.training.callbacks import TrainState
+from tfcore.training.config import TrainConfig
+from tfcore.training.insight import BUDGET, InsightRecorder, SnapshotPlan
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_auto_plan_spends_at_most_its_budget_of_the_training_time() -> None:
+    """Steps of 10 ms, snapshots of 50 ms after a start snapshot of 0.4 s (its warm-up):
+    a snapshot is due once the budget covers the time spent plus the last snapshot's, so
+    the time spent never passes the budget of the training time, and the plan takes as
+    many as that allows."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    clock.now += 0.4
+    plan.took(0.4)                       # the start snapshot: forced, warm-up included
+    taken = []
+    for step in range(1, 5001):
+        clock.now += 0.010
+        if plan.due(step):
+            clock.now += 0.050
+            plan.took(0.050)
+            taken.append(step)
+            assert plan.spent <= BUDGET * plan.training_time() + 1e-9
+    training = 5000 * 0.010
+    assert plan.spent <= BUDGET * training + 1e-9
+    assert plan.spent + 2 * 0.050 > BUDGET * training        # as often as it allows
+    assert taken[0] * 0.010 >= 2 * 0.4 / BUDGET               # the warm-up's cost paid first
+    assert np.diff(taken).min() >= 25                         # MIN_GAP: at most 4 a second
+    assert len(taken) == 21 and plan.taken == 22
+
+
+def test_a_set_interval_is_every_n_steps() -> None:
+    plan = SnapshotPlan(7, clock=Clock())
+    assert [s for s in range(1, 30) if plan.due(s)] == [7, 14, 21, 28]
+
+
+def test_graph_calls_end_on_a_set_insight_interval() -> None:
+    """Insight every 5 steps with checkpoints every 100: a fit graph call trains 5 steps
+    (not 10) and a tape call stops at the next multiple of 5, so a snapshot sees its
+    step's model; auto mode leaves the calls as checkpoints alone make them."""
+    from tfcore.training.loops import fit_steps_per_execution
+    from tfcore.training.plan import fit_call_end, steps_to_boundary
+
+    state = TrainState(total_steps=1000, steps_per_epoch=500, batch_size=10, step=3)
+    every5 = TrainConfig(ckpt_every=100, insight_every=5)
+    assert every5.sync_every == 5 and fit_steps_per_execution(every5, 1) == 5
+    assert steps_to_boundary(state, every5) == 2
+    assert fit_call_end(state, every5, 5, 1000) == 5
+    auto = TrainConfig(ckpt_every=100, insight_every=0)
+    off = TrainConfig(ckpt_every=100, insight_every=5, insight=False)
+    for config in (auto, off):
+        assert config.sync_every == 100 and fit_steps_per_execution(config, 1) == 10
+        assert steps_to_boundary(state, config) == 97
+
+
+def _model(spec: dict):
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.training.lifecycle import build_model
+
+    bundle = load_dataset(DatasetRequest.from_dict(MOONS))
+    return build_model(spec, bundle.x_train), bundle
+
+
+def _recorder(tmp_path: Path, spec: dict, dataset: dict | None = None, **training):
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.training.lifecycle import build_model
+
+    bundle = load_dataset(DatasetRequest.from_dict(dataset or MOONS))
+    model = build_model(spec, bundle.x_train)
+    config = TrainConfig.from_dict(request(spec, **training)["training"])
+    notes: list = []
+    recorder = InsightRecorder(RunPaths(tmp_path), model, bundle, config, 0, notes.append)
+    forget_insight()
+    return recorder, notes
+
+
+def test_no_snapshot_while_the_model_is_ahead_of_the_reported_step(tmp_path) -> None:
+    recorder, notes = _recorder(tmp_path, plane_spec(), insight_every=1)
+    state = TrainState(total_steps=10, steps_per_epoch=5, batch_size=20)
+    recorder.on_train_start(state)
+    for step, ahead in ((1, 2), (2, 1), (3, 0), (4, 0)):
+        state.step, state.ahead = step, ahead
+        recorder.on_batch_end(state, {"loss": 1.0})
+    recorder.close()
+    assert [r["step"] for r in read_insight(tmp_path).records] == [0, 3, 4] and not notes
+
+
+def test_why_a_model_gets_no_neuron_pictures(tmp_path) -> None:
+    from tests.unit.fixtures_runs import DATASET, tiny_spec
+
+    wide = plane_spec([("h1", 300, "relu"), ("h2", 200, "relu")])
+    cases = {"wide": (wide, MOONS), "digits": (tiny_spec(), DATASET)}
+    reasons = {}
+    for name, (spec, dataset) in cases.items():
+        folder = tmp_path / name
+        recorder, notes = _recorder(folder, spec, dataset,
+                                    loss="sparse_categorical_crossentropy")
+        recorder.close()
+        meta = read_insight(folder).meta
+        assert meta.neurons == () and not notes
+        reasons[name] = meta.neurons_reason
+    assert reasons["wide"] == {"key": "insight.reason.too_many",
+                               "params": {"units": 502, "limit": 400}}
+    assert reasons["digits"] == {"key": "insight.reason.not_2d",
+                                 "params": {"shape": "(8, 8, 1)"}}
+    digits = read_insight(tmp_path / "digits").meta
+    assert digits.plane is None and [x.name for x in digits.layers] == \
+        ["flatten", "dense", "logits", "softmax"]
+    for reason in reasons.values():
+        english, chinese = (render(reason["key"], reason["params"], lang)
+                            for lang in ("en", "zh"))
+        assert english and chinese and english != chinese
+        assert all(str(v) in english and str(v) in chinese for v in reason["params"].values())
+
+
+def test_the_probe_reads_a_mixed_precision_model(tmp_path) -> None:
+    """Under ``mixed_float16`` (float16 compute, float32 variables) the probe's gradient
+    norms are finite and match the float32 model's with the same weights."""
+    import keras
+
+    from tfcore.training.insight_probe import Probe, probe_batch
+
+    spec = plane_spec()
+    model32, bundle = _model(spec)
+    x, y = probe_batch(bundle.x_train, bundle.y_train)
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        model16, _ = _model(spec)
+        model16.set_weights(model32.get_weights())
+        norms16, dead16 = Probe(model16, x, y, "sparse_categorical_crossentropy", None,
+                                []).gradients()
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+    norms32, dead32 = Probe(model32, x, y, "sparse_categorical_crossentropy", None,
+                            []).gradients()
+    assert set(norms16) == {"h1", "h2", "out"} and dead16.keys() == dead32.keys()
+    for name, value in norms32.items():
+        assert norms16[name] == pytest.approx(value, rel=0.05), name
+
+
+def test_a_resumed_run_continues_its_record(tmp_path) -> None:
+    """Train 10 steps, leave a stale snapshot of step 13 (an attempt killed after it), then
+    continue the same run to 20 steps: the record is 0, 5, 10 from the first attempt and
+    15, 20 from the second; the stale line and grid are gone, nothing is recorded twice."""
+    from tfcore.rundir import InsightWriter
+
+    first = request(steps=10, epochs=1)
+    run_dir = train_here(tmp_path, first)
+    stale = InsightWriter(run_dir)
+    stale.append({"step": 13, "epoch": 2, "grid": True})
+    stale.write_grid(13, np.zeros((40, 40)), np.zeros((40, 40), int))
+    stale.close()
+    body = request(steps=20, epochs=1)
+    (run_dir / "run.json").write_text(json.dumps(json.loads((run_dir / "run.json").read_text())
+                                                 | {"training": body["training"]}))
+    train_here(tmp_path, body, RunWriter(RunPaths(run_dir)))
+    insight = read_insight(run_dir)
+    assert [r["step"] for r in insight.records] == [0, 5, 10, 15, 20]
+    assert insight.grid_steps == (0, 5, 10, 15, 20) and not insight.problems
+    assert not (run_dir / "insight" / "grid-000000013.npz").exists()

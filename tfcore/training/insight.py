@@ -1,0 +1,212 @@
+"""The insight recorder: a listener that records what a model looks like inside while it
+trains, into the run directory's ``insight/`` (format: :mod:`tfcore.rundir.insight`) and as
+TensorBoard histograms.
+
+When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts from (step 0
+of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode
+(``insight_every`` 0) whenever the snapshots' measured cost so far plus the last one's stays
+within :data:`BUDGET` of the training time so far (so at an epoch end when the budget
+allows), and at the last step. A snapshot is only taken at a step whose model the loop has
+handed back (``TrainState.ahead == 0``): a multi-step graph call reports its steps after it
+returns, when the model is already at the call's last step.
+
+The recorder runs in the chief only. A measurement that fails (a model the probe cannot
+read) ends recording for the run with a note in ``status.json``; training goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from tfcore.rundir import InsightWriter, RunPaths
+from tfcore.training.callbacks import STOP_NAN, Listener, TrainState
+from tfcore.training.insight_probe import (
+    PROBE,
+    Probe,
+    layer_infos,
+    neuron_layers,
+    plane_of,
+    probe_batch,
+)
+from tfcore.training.recorder import TRAIN_RUN, TBScalars
+
+BUDGET = 0.03          # auto mode: snapshots may cost this share of the training time
+MIN_GAP = 0.25         # auto mode: seconds between snapshots at least (a paced demo)
+NOTE_FAILED = "insight recording stopped: {error}"
+
+
+class SnapshotPlan:
+    """When the next snapshot is due: every ``every`` steps, or (``every`` 0) while the
+    cost of the snapshots so far plus the last one's stays within ``budget`` of the
+    training time so far (the time since the start, less the snapshots' own), at most one
+    every ``min_gap`` seconds. ``clock`` is ``time.perf_counter`` unless a test gives one."""
+
+    def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.every, self.min_gap, self.clock = every, min_gap, clock
+        self.budget = BUDGET if budget is None else budget
+        self.started = clock()
+        self.spent = 0.0               # seconds of every snapshot so far
+        self.last_cost = 0.0
+        self.last_at = float("-inf")
+        self.taken = 0
+
+    def training_time(self) -> float:
+        return max(0.0, self.clock() - self.started - self.spent)
+
+    def due(self, step: int) -> bool:
+        if self.every:
+            return step % self.every == 0
+        if self.clock() - self.last_at < self.min_gap:
+            return False
+        return self.spent + self.last_cost <= self.budget * self.training_time()
+
+    def took(self, seconds: float) -> None:
+        """Count a snapshot that took ``seconds``."""
+        self.spent += seconds
+        self.last_cost = seconds
+        self.last_at = self.clock()
+        self.taken += 1
+
+
+class TBHistograms:
+    """Histogram summaries in ``tb/train/`` as ``keras.callbacks.TensorBoard``'s
+    ``histogram_freq`` writes them (tag ``<variable path>/histogram``, the histograms
+    plugin's ``[bins, 3]`` tensor of left edge, right edge, count), serialized here into an
+    event file of their own: no TensorFlow op per variable."""
+
+    def __init__(self, tb_dir: Path) -> None:
+        from tensorflow.core.framework import summary_pb2
+
+        self.file = TBScalars(Path(tb_dir) / TRAIN_RUN)
+        self.metadata = summary_pb2.SummaryMetadata(
+            plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name="histograms"))
+
+    def write(self, step: int, hist: Mapping[str, dict]) -> None:
+        from tensorflow.core.framework import summary_pb2, tensor_pb2, tensor_shape_pb2, \
+            types_pb2
+        from tensorflow.core.util import event_pb2
+
+        values = []
+        for path, item in hist.items():
+            counts = np.asarray(item["counts"], np.float64)
+            edges = np.linspace(item["lo"], item["hi"], len(counts) + 1)
+            table = np.stack([edges[:-1], edges[1:], counts], axis=1)
+            shape = tensor_shape_pb2.TensorShapeProto(dim=[
+                tensor_shape_pb2.TensorShapeProto.Dim(size=len(counts)),
+                tensor_shape_pb2.TensorShapeProto.Dim(size=3)])
+            tensor = tensor_pb2.TensorProto(dtype=types_pb2.DT_DOUBLE, tensor_shape=shape,
+                                            tensor_content=table.astype("<f8").tobytes())
+            values.append(summary_pb2.Summary.Value(
+                tag=f"{path.replace(':', '_')}/histogram", metadata=self.metadata,
+                tensor=tensor))
+        event = event_pb2.Event(wall_time=time.time(), step=int(step),
+                                summary=summary_pb2.Summary(value=values))
+        self.file.write_events([event.SerializeToString()])
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class InsightRecorder(Listener):
+    """Records snapshots of ``model`` into the run's ``insight/`` and TensorBoard.
+
+    Args:
+        paths: the run directory.
+        model: the model to read (for a cluster run, a plain copy that ``refresh`` fills
+            with the trained weights before each snapshot).
+        bundle: the data set (probe batch, the plane of a 2-D set).
+        config: the run's TrainConfig (loss, ``insight_every``).
+        start: the step this attempt starts from.
+        report: called with a note for ``status.json`` when recording stops.
+    """
+
+    def __init__(self, paths: RunPaths, model: Any, bundle: Any, config: Any, start: int,
+                 report: Callable[[str], None] = lambda note: None,
+                 refresh: Callable[[], None] | None = None) -> None:
+        self.paths, self.model, self.refresh, self.report = paths, model, refresh, report
+        self.every = int(config.insight_every)
+        self.plan = SnapshotPlan(self.every)
+        self.writer: InsightWriter | None = None
+        self.board: TBHistograms | None = None
+        self.last_step = -1
+        try:
+            self._open(bundle, config, start)
+        except Exception as exc:  # noqa: BLE001 - recording never ends a run
+            self._stop(exc)
+
+    def _open(self, bundle: Any, config: Any, start: int) -> None:
+        width = int(np.prod(self.model.outputs[0].shape[1:])) if getattr(
+            self.model, "outputs", None) else 1
+        plane = plane_of(bundle, width)
+        neurons, reason = neuron_layers(self.model, plane)
+        x, y = probe_batch(bundle.x_train, bundle.y_train)
+        self.probe = Probe(self.model, x, y, config.loss, plane, neurons)
+        self.writer = InsightWriter(self.paths.root)
+        self.recorded = self.writer.rewind(start)
+        self.writer.write_meta({"every": self.every, "layers": layer_infos(self.model),
+                                "plane": plane, "neurons": neurons,
+                                "neurons_reason": reason, "probe": min(PROBE, len(x))})
+        self.board = TBHistograms(self.paths.tb_dir)
+
+    def _stop(self, exc: BaseException) -> None:
+        error = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        self.close()
+        self.report(NOTE_FAILED.format(error=error))
+
+    @property
+    def active(self) -> bool:
+        return self.writer is not None
+
+    def snapshot(self, state: TrainState) -> None:
+        """Measure the model now (at ``state.step``) and write the snapshot."""
+        began = time.perf_counter()
+        try:
+            if self.refresh is not None:
+                self.refresh()
+            probe = self.probe
+            hist = probe.weights()
+            norms, dead = probe.gradients()
+            grid = probe.grid() if probe.plane is not None else None
+            if grid is not None:
+                self.writer.write_grid(state.step, grid["conf"], grid["cls"],
+                                       grid["neurons"], grid["kernels"])
+            cost = time.perf_counter() - began
+            self.writer.append({"step": state.step, "epoch": state.epoch,
+                                "time": round(time.time(), 3), "hist": hist, "grad_norm": norms,
+                                "dead": dead, "grid": grid is not None,
+                                "cost": round(cost, 4)})
+            self.board.write(state.step, hist)
+        except Exception as exc:  # noqa: BLE001 - recording never ends a run
+            self._stop(exc)
+            return
+        self.last_step = state.step
+        self.plan.took(time.perf_counter() - began)
+
+    def on_train_start(self, state: TrainState) -> None:
+        self.plan = SnapshotPlan(self.every)
+        if self.active and state.step not in self.recorded:
+            self.snapshot(state)
+
+    def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
+        if (self.active and not state.ahead and state.step < state.total_steps
+                and state.stop_reason is None and self.plan.due(state.step)):
+            self.snapshot(state)
+
+    def on_train_end(self, state: TrainState, outcome: str) -> None:
+        if self.active and state.stop_reason != STOP_NAN and self.last_step != state.step:
+            self.snapshot(state)
+        self.close()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        if self.board is not None:
+            self.board.close()
+            self.board = None
