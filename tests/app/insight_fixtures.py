@@ -14,7 +14,7 @@ from tfcore.rundir.insight import InsightWriter
 
 SIZE, SMALL = 24, 16
 LAYERS = (("dense", 4, "relu", 2), ("dense_1", 3, "tanh", 4), ("dense_2", 2, "softmax", 3))
-REASON_KEY = "insight.test.too_many"        # no catalog has it: the page's own fallback
+TOO_MANY = {"key": "insight.reason.too_many", "params": {"units": 5000, "limit": 400}}
 
 
 def _layers(layers=LAYERS) -> list[dict]:
@@ -73,8 +73,10 @@ def write_grid(writer: InsightWriter, step: int, layers=LAYERS) -> None:
 
 
 def make_insight_run(root: Path, run_id: str, steps=(10, 20, 30, 40), state: str = "finished",
-                     neurons: bool = True, bad_line: bool = False) -> Path:
-    """A run folder (run.json, status.json) with an insight folder of ``steps``."""
+                     neurons: bool = True, bad_line: bool = False,
+                     reason: dict = TOO_MANY) -> Path:
+    """A run folder (run.json, status.json) with an insight folder of ``steps``; without
+    ``neurons`` the meta says why (``reason``)."""
     writer = RunWriter.create(root, {"name": run_id, "spec": {}, "training": {}}, run_id)
     writer.set_status(state=state, pid=os.getpid(), step=steps[-1] if steps else 0, epoch=1,
                       total_steps=400, epochs=10, phase="training")
@@ -86,7 +88,7 @@ def make_insight_run(root: Path, run_id: str, steps=(10, 20, 30, 40), state: str
         meta["neurons"] = [name for name, *_ in LAYERS]
     else:
         meta["neurons"] = []
-        meta["neurons_reason"] = {"key": REASON_KEY, "params": {"units": 5000}}
+        meta["neurons_reason"] = reason
     out.write_meta(meta)
     for index, step in enumerate(steps):
         write_grid(out, step)

@@ -15,8 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP, assert_clean
-from tests.app.insight_fixtures import (LAYERS, SIZE, SMALL, add_snapshot, boundary,
-                                        make_insight_run)
+from tests.app.insight_fixtures import (LAYERS, SIZE, SMALL, TOO_MANY, add_snapshot,
+                                        boundary, make_insight_run)
 from tfcore.rundir import RunWriter
 from tfcore.rundir.insight import grid_name, insight_dir
 from tfcore.workspace import default_workspace
@@ -133,14 +133,19 @@ def test_a_live_run_follows_the_newest_step_until_the_slider_moves() -> None:
     assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(60)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang, known", [("en", True), ("zh", True), ("en", False)])
 def test_a_model_whose_neurons_are_not_drawn_says_why_and_summarises_its_layers(
-        lang: str) -> None:
-    make_insight_run(_root(), RUN, neurons=False)
+        lang: str, known: bool) -> None:
+    """The engine's reason in the reader's language; a reason this page does not know
+    (a newer worker's) reads as the page's own line."""
+    reason = TOO_MANY if known else {"key": "insight.reason.newer_one", "params": {}}
+    make_insight_run(_root(), RUN, neurons=False, reason=reason)
     at = _open("app_pages/train.py", lang)
     assert_clean(at, lang)
     text = catalog(lang)
-    assert text["insight.neurons_none"] in [i.value for i in at.info]
+    shown = text[reason["key"]].format(units=5000, limit=400) if known \
+        else text["insight.neurons_none"]
+    assert shown in [i.value for i in at.info]
     assert _data(at, "pixels") == []
     table = next(d.value for d in at.dataframe if text["insight.col.layer"] in d.value.columns)
     assert table[text["insight.col.layer"]].tolist() == ["dense", "dense_1", "dense_2"]
