@@ -200,10 +200,15 @@ class Column:
 
 
 def _scaled(values: np.ndarray) -> np.ndarray:
-    """Each picture divided by its largest absolute value (a flat one stays 0)."""
+    """Each picture stretched from its lowest (-1) to its highest value (1), so a unit's
+    pattern shows whatever its range (a softmax's or a ReLU's outputs are all >= 0); a
+    flat picture is 0."""
     values = np.nan_to_num(np.asarray(values, np.float32))
-    peak = np.abs(values).reshape(len(values), -1).max(axis=1)
-    return values / np.where(peak > 0, peak, 1.0)[:, None, None]
+    flat = values.reshape(len(values), -1)
+    low, high = flat.min(axis=1), flat.max(axis=1)
+    span = np.where(high > low, high - low, 1.0)
+    scaled = (values - low[:, None, None]) / span[:, None, None] * 2 - 1
+    return np.where((high > low)[:, None, None], scaled, 0.0).astype(np.float32)
 
 
 def network_columns(meta: InsightMeta, grid: InsightGrid) -> list[Column]:
@@ -340,14 +345,14 @@ def percentiles(counts: Sequence[int], lo: float, hi: float,
     if total <= 0 or hi <= lo:
         return [float(lo)] * len(points)
     edges = np.linspace(lo, hi, len(counts) + 1)
-    cumulative = np.concatenate([[0.0], np.cumsum(counts)])
+    ends = np.cumsum(counts)
     out = []
     for bp in points:
         target = total * bp / 10000
-        index = int(np.clip(np.searchsorted(cumulative, target, side="left"), 1, len(counts)))
-        before, inside = cumulative[index - 1], counts[index - 1]
-        part = (target - before) / inside if inside > 0 else 0.0
-        out.append(float(edges[index - 1] + part * (edges[index] - edges[index - 1])))
+        index = int(np.argmax((ends >= target) & (counts > 0)))   # its bin: not empty
+        before = ends[index] - counts[index]
+        part = (target - before) / counts[index]
+        out.append(float(edges[index] + part * (edges[index + 1] - edges[index])))
     return out
 
 

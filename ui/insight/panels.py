@@ -129,7 +129,13 @@ def _titles() -> dict[str, str]:
             "weight": t("insight.chart.weight"), "unit": t("insight.chart.unit")}
 
 
-def _plane(run_dir: Path, insight: Insight, step: int, style: InsightStyle) -> None:
+def box_key(where: str, name: str) -> str:
+    """The key of the container around a chart (its CSS class ``st-key-<key>``)."""
+    return f"{where}.{name}".replace(".", "_")
+
+
+def _plane(run_dir: Path, insight: Insight, step: int, where: str,
+           style: InsightStyle) -> None:
     """The boundary and the neurons (or why not, and per-layer summaries) at ``step``."""
     meta = insight.meta
     grid, problem = read_grid(run_dir, step, meta)
@@ -141,17 +147,19 @@ def _plane(run_dir: Path, insight: Insight, step: int, style: InsightStyle) -> N
     with left:
         st.markdown(f"**{t('insight.boundary', step=step, epoch=record.get('epoch', '-'))}**")
         if grid is not None:
-            cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
-                          style == PRESENTER, lang),
-                         lambda: charts.boundary_chart(meta, grid, titles, style),
-                         width="content")
+            with st.container(key=box_key(where, "boundary")):
+                cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
+                              style == PRESENTER, lang),
+                             lambda: charts.boundary_chart(meta, grid, titles, style),
+                             width="content")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
     with right:
         if not meta.neurons:
             _no_neurons(meta, record)
         elif grid is not None:
-            _network(run_dir, meta, grid, style, titles)
+            with st.container(key=box_key(where, "network")):
+                _network(run_dir, meta, grid, style, titles)
 
 
 def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: InsightStyle,
@@ -260,7 +268,7 @@ def insight_panel(run_dir: Path | str, where: str, live: bool = False) -> None:
     if meta.every and not style.stacked:
         st.caption(t("insight.every", every=meta.every, count=len(insight.records)))
     if meta.plane is not None and insight.grid_steps:
-        _plane(run_dir, insight, step, style)
+        _plane(run_dir, insight, step, where, style)
     elif not meta.neurons:
         _no_neurons(meta, _record_at(insight.records, step))
     if insight.records:
