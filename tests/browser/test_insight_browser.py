@@ -1,20 +1,29 @@
 """Issue 25 in a real browser: a paced run of a small dense model on circles, started from
 the Train page, redraws its decision boundary and its neurons' pictures while it trains;
-once it has finished, moving the step slider replays an earlier boundary. Every wait is
-for a state (a picture unlike the last one, a state shown), never a sleep."""
+once it has finished, moving the step slider replays an earlier boundary. The insight
+panels of the Train and Runs pages (presenter mode too) are not cut at 1280x800 in either
+language. Every wait is for a state (a picture unlike the last one, a state shown), never
+a sleep."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Iterator
 
+import pytest
+
+from tests.app.insight_fixtures import make_insight_run
 from tests.browser.conftest import (
     TIMEOUT_MS,
     act_and_wait,
     chart_picture,
+    choose_option,
     click_button,
     settle,
     wait_idle,
 )
+from tests.browser.test_no_cutoff_browser import CUT_JS
 from tfcore.model import from_dict, save_spec
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -70,3 +79,46 @@ def test_a_paced_run_redraws_its_boundary_and_neurons_and_replays_them(
     assert slider.get_attribute("aria-valuetext") != newest
     chart_picture(page, BOUNDARY, unlike=last)               # an earlier boundary
     page.screenshot(path=str(tmp_path / "insight-replay.png"))
+
+
+@pytest.fixture()
+def replay_runs(session_workspace: Path) -> Iterator[list[str]]:
+    """Two finished runs with insight: a small model whose neurons are drawn (the newest)
+    and a big one whose are not (removed afterwards: other tests' pickers do not see them)."""
+    root = default_workspace().ensure().runs
+    ids = [make_insight_run(root, "insight-big", neurons=False).name,
+           make_insight_run(root, "insight-small", steps=tuple(range(10, 410, 10))).name]
+    yield ids
+    for run_id in ids:
+        shutil.rmtree(root / run_id, ignore_errors=True)
+
+
+def _cuts(page, url: str, drawn: str, pick: str | None = None) -> list[str]:
+    """What is cut on ``url`` once the chart ``drawn`` has drawn (after picking the run
+    ``pick`` on the Runs page, if given)."""
+    page.goto(url)
+    wait_idle(page)
+    if pick is not None:
+        choose_option(page, catalog(url.split("lang=")[1][:2])["runs.detail.run"], pick,
+                      exact=False)
+    chart_picture(page, drawn)
+    return page.evaluate(CUT_JS)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_insight_panels_are_not_cut_at_1280(server: str, page, lang: str,
+                                                replay_runs: list[str]) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    runs_boundary = BOUNDARY.replace("insight_train", "insight_runs")
+    states = {"train": (f"train?lang={lang}", NETWORK, None),
+              "train (presenter)": (f"train?lang={lang}&present=1", NETWORK, None),
+              "runs": (f"runs?lang={lang}", runs_boundary.replace("boundary", "network"), None),
+              "runs (presenter)": (f"runs?lang={lang}&present=1", runs_boundary, None),
+              "runs, a big model": (f"runs?lang={lang}", runs_boundary, "insight-big")}
+    found = {}
+    for name, (path, drawn, pick) in states.items():
+        cuts = _cuts(page, f"{server}/{path}", drawn, pick)
+        if cuts:
+            found[name] = cuts
+    assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
+                                for line in lines)

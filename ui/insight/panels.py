@@ -156,10 +156,12 @@ def _plane(run_dir: Path, insight: Insight, step: int, where: str,
                      else "insight.boundary_help"))
     with right:
         if not meta.neurons:
-            _no_neurons(meta, record)
+            st.info(_reason(meta), icon=":material/info:")
         elif grid is not None:
             with st.container(key=box_key(where, "network")):
                 _network(run_dir, meta, grid, style, titles)
+    if not meta.neurons:                # the whole width: every column of the table shows
+        _summary(meta, record)
 
 
 def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: InsightStyle,
@@ -178,8 +180,7 @@ def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: Insight
                      layers=charts.MAX_COLUMNS - 1))
 
 
-def _no_neurons(meta: InsightMeta, record: Mapping | None) -> None:
-    st.info(_reason(meta), icon=":material/info:")
+def _summary(meta: InsightMeta, record: Mapping | None) -> None:
     st.caption(t("insight.summary", step=(record or {}).get("step", "-")))
     st.dataframe(layer_summary(meta, record), hide_index=True, width="stretch")
 
@@ -270,6 +271,7 @@ def insight_panel(run_dir: Path | str, where: str, live: bool = False) -> None:
     if meta.plane is not None and insight.grid_steps:
         _plane(run_dir, insight, step, where, style)
     elif not meta.neurons:
-        _no_neurons(meta, _record_at(insight.records, step))
+        st.info(_reason(meta), icon=":material/info:")
+        _summary(meta, _record_at(insight.records, step))
     if insight.records:
         _stats(run_dir, insight, step, where, style)
