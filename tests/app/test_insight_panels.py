@@ -56,6 +56,13 @@ def _data(at: AppTest, name: str) -> list[pd.DataFrame]:
     return [chart[name] for chart in _charts(at) if name in chart]
 
 
+def _slider(at: AppTest, where: str = "insight.train"):
+    """The step slider (while it follows a live run, its key names the newest step)."""
+    found = [s for s in at.select_slider if s.key.startswith(f"{where}.step")]
+    assert len(found) == 1, [s.key for s in at.select_slider]
+    return found[0]
+
+
 def _one(at: AppTest, name: str) -> pd.DataFrame:
     frames = _data(at, name)
     assert len(frames) == 1, f"{len(frames)} charts with a {name!r} dataset"
@@ -94,7 +101,7 @@ def test_the_train_live_view_draws_the_boundary_neurons_and_statistics(lang: str
     grads, dead = _data(at, "layers")
     assert set(grads["layer"]) == {"dense", "dense_1", "dense_2"}
     assert set(dead["layer"]) == {"dense"} and dead["value"].between(0, 1).all()
-    assert at.select_slider(key="insight.train.step").value == 40
+    assert _slider(at).value == 40
     assert [b for b in at.button if b.key == "insight.train.follow_button"] == []
 
 
@@ -102,7 +109,7 @@ def test_the_step_slider_replays_a_finished_run() -> None:
     make_insight_run(_root(), RUN)
     at = _open("app_pages/train.py")
     last = _one(at, "regions")
-    at.select_slider(key="insight.train.step").set_value(10).run()
+    _slider(at).set_value(10).run()
     assert not at.exception
     first = _one(at, "regions")
     assert (first["class"] == "inner").sum() == _inner_cells(10) != _inner_cells(40)
@@ -110,13 +117,13 @@ def test_the_step_slider_replays_a_finished_run() -> None:
     bold = [m.value for m in at.markdown]
     assert any("step 10 " in m for m in bold), bold
     assert _one(at, "bins")["count"].sum() == 8
-    assert at.select_slider(key="insight.train.step").value == 10
+    assert _slider(at).value == 10
 
 
 def test_a_live_run_follows_the_newest_step_until_the_slider_moves() -> None:
     run_dir = make_insight_run(_root(), RUN, state="running")
     at = _open("app_pages/train.py")
-    slider = lambda: at.select_slider(key="insight.train.step")    # noqa: E731
+    slider = lambda: _slider(at)                              # noqa: E731
     assert slider().value == 40
     add_snapshot(run_dir, 50)
     at.run()
@@ -174,7 +181,7 @@ def test_a_damaged_plane_file_is_a_located_warning_and_the_statistics_draw() -> 
     warnings = [w.value for w in at.warning]
     assert any(f"insight/{grid_name(40)}" in w for w in warnings), warnings
     assert _data(at, "regions") == [] and len(_one(at, "bands")) == 4
-    at.select_slider(key="insight.train.step").set_value(30).run()
+    _slider(at).set_value(30).run()
     assert len(_one(at, "regions")) == SIZE * SIZE
 
 
@@ -192,12 +199,12 @@ def test_the_runs_page_replays_a_finished_run(lang: str) -> None:
     make_insight_run(_root(), RUN)
     at = _open("app_pages/runs.py", lang)
     assert_clean(at, lang)
-    assert at.select_slider(key="insight.runs.step").value == 40
+    assert _slider(at, "insight.runs").value == 40
     assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(40)
     assert len(_one(at, "pixels").groupby(["layer", "unit"])) == UNITS
     if lang != "en":      # AppTest re-reads the page's translated radios in English on a rerun
         return
-    at.select_slider(key="insight.runs.step").set_value(20).run()
+    _slider(at, "insight.runs").set_value(20).run()
     assert not at.exception
     assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(20)
     assert len(_data(at, "layers")) == 2 and len(_one(at, "bands")) == 4

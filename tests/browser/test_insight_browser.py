@@ -38,8 +38,8 @@ SPEC = {"format": 1, "name": "plane_net", "kind": "sequential",
                    {"name": "out", "type": "Dense",
                     "config": {"units": 2, "activation": "softmax"}}],
         "outputs": []}
-# 280 training examples in batches of 50: 6 steps an epoch, 360 steps at 20 a second
-LINK = ("/train?lang=en&source=saved&saved=plane_net&dataset=circles&pace=20&epochs=60"
+# 280 training examples in batches of 50: 6 steps an epoch, 720 steps at 20 a second
+LINK = ("/train?lang=en&source=saved&saved=plane_net&dataset=circles&pace=20&epochs=120"
         "&insight=true&insight_every=10")
 BOUNDARY = ".st-key-insight_train_boundary [data-testid='stVegaLiteChart']"
 NETWORK = ".st-key-insight_train_network [data-testid='stVegaLiteChart']"
@@ -48,6 +48,39 @@ STATE_JS = """text => {
   const tile = document.querySelector("[data-testid='stMetricValue']");
   return !!tile && tile.innerText.trim() === text;
 }"""
+
+
+# The step slider's shown step, as a number (null while it is not drawn).
+STEP_JS = """label => {
+  const box = [...document.querySelectorAll("[data-testid='stSlider']")]
+    .find(el => (el.innerText || '').includes(label));
+  const thumb = box && box.querySelector("input[type='range']");
+  return thumb ? parseInt((thumb.getAttribute('aria-valuetext') || '').replace(/,/g, '')) : null;
+}"""
+
+
+# The text of the caption that starts with ``prefix`` (the snapshot count).
+CAPTION_JS = """prefix => {
+  const el = [...document.querySelectorAll("[data-testid='stCaptionContainer']")]
+    .find(c => (c.innerText || '').trim().startsWith(prefix));
+  return el ? el.innerText.trim() : null;
+}"""
+
+
+FOLLOW_SHOWN_JS = ("[...document.querySelectorAll('button')]"
+                   f".some(b => b.innerText.includes({EN['insight.follow']!r}))")
+
+
+def _step(page) -> int:
+    return int(page.evaluate(STEP_JS, EN["insight.step"]))
+
+
+def _wait_step(page, test: str) -> int:
+    """Wait until the slider's step passes ``test`` (a JS expression of ``step``)."""
+    page.wait_for_function(f"label => {{ const step = ({STEP_JS})(label); "
+                           f"return step !== null && ({test}); }}",
+                           arg=EN["insight.step"], timeout=TIMEOUT_MS)
+    return _step(page)
 
 
 def _state(page) -> str:
@@ -68,6 +101,28 @@ def test_a_paced_run_redraws_its_boundary_and_neurons_and_replays_them(
     assert _state(page) == EN["state.running"], "the run ended before its pictures changed"
     page.locator(BOUNDARY).first.scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / "insight-live.png"))
+
+    page.reload()                          # a new session that attaches to the live run
+    settle(page, EN["insight.step"])
+    newest = _wait_step(page, "true")      # the slider is redrawn (a new key) per snapshot
+    follow = page.get_by_role("button", name=EN["insight.follow"])
+    for _ in range(4):                     # it follows the newest step, untouched
+        newest = _wait_step(page, f"step > {newest} || ({FOLLOW_SHOWN_JS})")
+        assert follow.count() == 0, "the slider stopped following without being moved"
+    slider = page.locator("[data-testid='stSlider']").filter(
+        has_text=EN["insight.step"]).get_by_role("slider")
+    act_and_wait(page, lambda: slider.press("Home"), follow, idle_first=False,
+                 what="live step slider to its start")
+    first = _wait_step(page, "true")
+    assert first < newest
+    prefix = EN["insight.every"].split(";")[0].format(every=10)
+    shown = page.evaluate(CAPTION_JS, prefix)
+    page.wait_for_function(f"([prefix, shown]) => ({CAPTION_JS})(prefix) !== shown",
+                           arg=[prefix, shown], timeout=TIMEOUT_MS)    # a new snapshot
+    assert _wait_step(page, "true") == first and follow.count() == 1   # held meanwhile
+    act_and_wait(page, lambda: follow.click(), idle_first=False, what="Follow live")
+    _wait_step(page, f"step > {newest}")
+    assert _state(page) == EN["state.running"], "the run ended before it was followed again"
 
     page.wait_for_function(STATE_JS, arg=EN["state.finished"], timeout=TIMEOUT_MS)
     wait_idle(page)

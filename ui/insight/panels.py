@@ -56,8 +56,15 @@ def pair(style: InsightStyle) -> tuple:
     return tuple(st.columns(2, gap="medium"))
 
 
-def _stop_following(key: str) -> None:
-    st.session_state[key] = False
+def _pin(where: str, live_key: str, drawn: int) -> None:
+    """The person moved the live slider away from the step it was drawn at: keep their
+    step, stop following. (The browser may report a slider it no longer shows, unmoved:
+    that is no move.)"""
+    chosen = st.session_state.get(live_key)
+    if chosen is None or chosen == drawn:
+        return
+    st.session_state[f"{where}.{FOLLOW}"] = False
+    st.session_state[f"{where}.step"] = chosen
 
 
 def _follow(key: str) -> None:
@@ -66,21 +73,31 @@ def _follow(key: str) -> None:
 
 def pick_step(steps: Sequence[int], where: str, live: bool) -> int:
     """A slider over the snapshot ``steps``; while ``live`` it shows the newest until the
-    person moves it (a "Follow live" button then brings the newest back)."""
+    person moves it (a "Follow live" button then brings the newest back).
+
+    While it follows, each newest step has a slider of its own (its key names the step),
+    drawn at that step: the page never changes a slider's value under the browser (which
+    then reports its older value back, as if the person had moved it), and a report of
+    the drawn step is no move. Once moved, one slider (``<where>.step``) keeps the chosen
+    step as snapshots arrive."""
     key, follow_key = f"{where}.step", f"{where}.{FOLLOW}"
     following = live and st.session_state.get(follow_key, True)
-    if following or st.session_state.get(key) not in steps:
-        st.session_state[key] = steps[-1]
     if len(steps) == 1:
         st.caption(t("insight.one_step", step=steps[0]))
         return steps[0]
-    if live and not following:
-        left, right = st.columns([5, 1], vertical_alignment="bottom")
+    left, right = (st.columns([5, 1], vertical_alignment="bottom") if live and not following
+                   else (st.container(), None))
+    common = {"options": list(steps), "format_func": lambda s: f"{s:,}",
+              "help": t("insight.step_help")}
+    if following:
+        live_key = f"{key}.live.{steps[-1]}"
+        step = left.select_slider(t("insight.step"), value=steps[-1], key=live_key,
+                                  on_change=_pin, args=(where, live_key, steps[-1]),
+                                  **common)
     else:
-        left, right = st.container(), None
-    step = left.select_slider(t("insight.step"), options=list(steps), key=key,
-                              on_change=_stop_following, args=(follow_key,),
-                              format_func=lambda s: f"{s:,}", help=t("insight.step_help"))
+        if st.session_state.get(key) not in steps:
+            st.session_state[key] = steps[-1]
+        step = left.select_slider(t("insight.step"), key=key, **common)
     if right is not None:
         right.button(t("insight.follow"), key=f"{where}.follow_button",
                      icon=":material/fast_forward:", on_click=_follow, args=(follow_key,))
