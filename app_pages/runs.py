@@ -4,6 +4,7 @@ import streamlit as st
 
 from tfcore.runs import list_runs
 from ui.common import guarded, located_text, plain, t, workspace
+from ui.insight import insight_panel
 from ui.runs import (
     checkpoints_tab,
     code_panel,
@@ -86,5 +87,7 @@ else:
                 restore_tab(root, summary, listing)
             with tabs["export"], guarded():
                 export_tab(root, summary, listing)
+        with guarded():
+            insight_panel(run_dir, "insight.runs")    # its insides over time, replayed
 
 foreign_panel()

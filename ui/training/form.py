@@ -45,7 +45,7 @@ from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import apply_fixes, fit_problems, loss_choice
 from ui.training.run_name import run_name_input
-from ui.training.settings import setting_input
+from ui.training.settings import insight_inputs, setting_input
 from ui.training.url import PACES, apply_query, device_options, mirror
 
 SPEC_KEY = "train.spec"                  # a ModelSpec (or its dict) sent by another page
@@ -233,12 +233,13 @@ def training_section(task: str, num_classes: int | None) -> dict:
                       help=t("checkpointing.prefix_help"))
         mixed = kept(a3.checkbox, t("train.mixed_precision"), key="train.mixed")
         a3.caption(t("train.mixed_help"))
+        insight = insight_inputs(*st.columns(2, vertical_alignment="bottom"))
     config = {"epochs": int(epochs), "batch_size": int(batch), "optimizer": optimizer,
               "learning_rate": float(lr), "schedule": schedule,
               "loss": loss, "metrics": list(metrics), "loop": loop, "eager": bool(eager),
               "seed": int(seed), "ckpt_every": int(ckpt_every), "keep": int(keep),
               "validate_every": int(validate_every), "mixed_precision": bool(mixed),
-              "ckpt_prefix": prefix, **options}
+              "ckpt_prefix": prefix, **insight, **options}
     show_loop_code(config)                      # T1: the GradientTape loop's own code
     if PACING:
         config["steps_per_second"] = float(pace) if pace else None

@@ -35,6 +35,7 @@ from ui.common import (
     t,
     workspace,
 )
+from ui.insight import insight_panel
 from ui.training.charts import (
     NORMAL,
     PRESENTER,
@@ -300,6 +301,9 @@ def _body(run_id: str) -> None:
         _buttons(record)
         _failure(record)
         _charts(_buffer(run_id))
+    with guarded():                  # its insides, read incrementally (issue 25)
+        insight_panel(record.paths.root, "insight.train",
+                      live=record.status.state in ACTIVE_STATES)
     _checkpoints(record)
     if record.status.state == FINISHED:
         _results(record)

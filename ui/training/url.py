@@ -31,6 +31,7 @@ from tfcore.training import (
 from ui.common import devices_report, recall, remember, workspace
 from ui.data import IMAGE_SIZES, RANGES, SOURCES, UPLOAD_KINDS
 from ui.training.custom_choices import custom_losses, custom_metrics
+from ui.training.settings import insight_every_range
 
 WRITTEN_KEY = "train.url.written"      # {param: text} the page last put into the URL
 # The device kinds the shared device settings set up (cluster has a section of its own),
@@ -164,6 +165,8 @@ PARAMS: dict[str, Param] = {
     "validate_every": Param("train.validate_every", SETTINGS["validate_every"].parse),
     "ckpt_prefix": Param("train.ckpt_prefix", _choice(lambda: CKPT_PREFIXES)),
     "mixed": Param("train.mixed", _flag),
+    "insight": Param("train.insight", _flag),
+    "insight_every": Param("train.insight_every", _number(int, *insight_every_range()[:2])),
     "device": Param("train.device", _device),
     "gpu": Param("train.gpu_index", _choice(_gpus)),
     "gpus": Param("train.visible_gpus", _choices(_gpus)),

@@ -1,0 +1,250 @@
+"""Issue 25: a run's insides on the Train page's live view and the Runs page's replay, from
+fabricated ``insight/`` folders (the worker's own InsightWriter): the decision boundary on
+its grid, one picture per unit with the kernel's links, the weight distributions, the
+histogram at the chosen step, the gradient norms and dead-ReLU shares; the step slider
+replays and, while the run is live, follows the newest step until moved; located problems
+are warnings and the rest still draws; the Train form's recording choices reach the run."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.apptest_helpers import APP, assert_clean
+from tests.app.insight_fixtures import (LAYERS, SIZE, SMALL, TOO_MANY, add_snapshot,
+                                        boundary, make_insight_run)
+from tfcore.rundir import RunWriter
+from tfcore.rundir.insight import grid_name, insight_dir
+from tfcore.workspace import default_workspace
+from ui.common.i18n import catalog
+
+RUN = "insight-run"
+UNITS = 2 + sum(units for _, units, _, _ in LAYERS)        # the input x1, x2 and each unit
+LINKS = sum(inputs * units for _, units, _, inputs in LAYERS)
+
+
+def _root():
+    return default_workspace().ensure().runs
+
+
+def _open(page: str, lang: str = "en", run_id: str = RUN) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = lang
+    at.session_state["train.run_id"] = run_id                 # the Train page watches it
+    at.run()
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def _charts(at: AppTest) -> list[dict[str, pd.DataFrame]]:
+    """Every drawn chart's named datasets."""
+    found = []
+    for chart in list(at.get("vega_lite_chart")) + list(at.get("arrow_vega_lite_chart")):
+        found.append({d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
+                      for d in chart.proto.datasets})
+    return found
+
+
+def _data(at: AppTest, name: str) -> list[pd.DataFrame]:
+    return [chart[name] for chart in _charts(at) if name in chart]
+
+
+def _slider(at: AppTest, where: str = "insight.train"):
+    """The step slider (while it follows a live run, its key names the newest step)."""
+    found = [s for s in at.select_slider if s.key.startswith(f"{where}.step")]
+    assert len(found) == 1, [s.key for s in at.select_slider]
+    return found[0]
+
+
+def _one(at: AppTest, name: str) -> pd.DataFrame:
+    frames = _data(at, name)
+    assert len(frames) == 1, f"{len(frames)} charts with a {name!r} dataset"
+    return frames[0]
+
+
+def _inner_cells(step: int) -> int:
+    """How many grid cells the fixture's boundary gives class 1 ("inner") at ``step``."""
+    return int(boundary(step)[1].sum())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_train_live_view_draws_the_boundary_neurons_and_statistics(lang: str) -> None:
+    make_insight_run(_root(), RUN)
+    at = _open("app_pages/train.py", lang)
+    assert_clean(at, lang)
+    text = catalog(lang)
+    assert text["insight.title"] in [h.value for h in at.subheader]
+    regions, points = _one(at, "regions"), _one(at, "points")
+    assert len(regions) == SIZE * SIZE and set(regions["ix"]) == set(range(SIZE))
+    assert (regions["class"] == "inner").sum() == _inner_cells(40)
+    assert len(points) == 60 and set(points["label"]) == {"outer", "inner"}
+    pixels = _one(at, "pixels")
+    per_unit = pixels.groupby(["layer", "unit"]).size()
+    assert len(per_unit) == UNITS and set(per_unit) == {SMALL * SMALL}
+    extremes = pixels.groupby(["layer", "unit"])["v"].agg(["min", "max"])
+    assert (extremes["min"] == -1).all() and (extremes["max"] == 1).all()   # each stretched
+    links = _one(at, "links")
+    assert len(links) == LINKS and set(links["sign"]) == {"+", "-"}
+    assert (links["w"] >= 0).eq(links["sign"] == "+").all()
+    bands = _one(at, "bands")
+    assert bands["step"].tolist() == [10, 20, 30, 40]
+    assert (bands["p0"] <= bands["p5000"]).all() and (bands["p5000"] <= bands["p10000"]).all()
+    bins = _one(at, "bins")
+    assert bins["count"].sum() == 2 * 4                      # dense/kernel's size
+    grads, dead = _data(at, "layers")
+    assert set(grads["layer"]) == {"dense", "dense_1", "dense_2"}
+    assert set(dead["layer"]) == {"dense"} and dead["value"].between(0, 1).all()
+    assert _slider(at).value == 40
+    assert [b for b in at.button if b.key == "insight.train.follow_button"] == []
+
+
+def test_the_step_slider_replays_a_finished_run() -> None:
+    make_insight_run(_root(), RUN)
+    at = _open("app_pages/train.py")
+    last = _one(at, "regions")
+    _slider(at).set_value(10).run()
+    assert not at.exception
+    first = _one(at, "regions")
+    assert (first["class"] == "inner").sum() == _inner_cells(10) != _inner_cells(40)
+    assert not first["fill"].equals(last["fill"])
+    bold = [m.value for m in at.markdown]
+    assert any("step 10 " in m for m in bold), bold
+    assert _one(at, "bins")["count"].sum() == 8
+    assert _slider(at).value == 10
+
+
+def test_a_live_run_follows_the_newest_step_until_the_slider_moves() -> None:
+    run_dir = make_insight_run(_root(), RUN, state="running")
+    at = _open("app_pages/train.py")
+    slider = lambda: _slider(at)                              # noqa: E731
+    assert slider().value == 40
+    add_snapshot(run_dir, 50)
+    at.run()
+    assert slider().value == 50 and slider().options == ["10", "20", "30", "40", "50"]
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(50)
+    slider().set_value(20).run()
+    add_snapshot(run_dir, 60)
+    at.run()
+    assert slider().value == 20                               # the person's choice stays
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(20)
+    follow = next(b for b in at.button if b.key == "insight.train.follow_button")
+    assert follow.label == catalog("en")["insight.follow"]
+    follow.click().run()
+    assert slider().value == 60
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(60)
+
+
+@pytest.mark.parametrize("lang, known", [("en", True), ("zh", True), ("en", False)])
+def test_a_model_whose_neurons_are_not_drawn_says_why_and_summarises_its_layers(
+        lang: str, known: bool) -> None:
+    """The engine's reason in the reader's language; a reason this page does not know
+    (a newer worker's) reads as the page's own line."""
+    reason = TOO_MANY if known else {"key": "insight.reason.newer_one", "params": {}}
+    make_insight_run(_root(), RUN, neurons=False, reason=reason)
+    at = _open("app_pages/train.py", lang)
+    assert_clean(at, lang)
+    text = catalog(lang)
+    shown = text[reason["key"]].format(units=5000, limit=400) if known \
+        else text["insight.neurons_none"]
+    assert shown in [i.value for i in at.info]
+    assert _data(at, "pixels") == []
+    table = next(d.value for d in at.dataframe if text["insight.col.layer"] in d.value.columns)
+    assert table[text["insight.col.layer"]].tolist() == ["dense", "dense_1", "dense_2"]
+    assert table[text["insight.col.params"]].tolist() == [12, 15, 8]
+    assert table[text["insight.col.dead"]].tolist()[0] == pytest.approx(40 / 400)
+    assert len(_one(at, "regions")) == SIZE * SIZE               # the boundary still draws
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_damaged_stats_line_is_a_located_warning_and_the_rest_draws(lang: str) -> None:
+    make_insight_run(_root(), RUN, bad_line=True)
+    at = _open("app_pages/train.py", lang)
+    assert_clean(at, lang)
+    warnings = [w.value for w in at.warning]
+    assert any(catalog(lang)["insight.problem"] in w and "insight/stats.jsonl:3" in w
+               for w in warnings), warnings
+    assert _one(at, "bands")["step"].tolist() == [10, 20, 30, 40]
+    assert len(_one(at, "regions")) == SIZE * SIZE and len(_data(at, "layers")) == 2
+
+
+def test_a_damaged_plane_file_is_a_located_warning_and_the_statistics_draw() -> None:
+    run_dir = make_insight_run(_root(), RUN)
+    (insight_dir(run_dir) / grid_name(40)).write_bytes(b"not a zip file")
+    at = _open("app_pages/train.py")
+    warnings = [w.value for w in at.warning]
+    assert any(f"insight/{grid_name(40)}" in w for w in warnings), warnings
+    assert _data(at, "regions") == [] and len(_one(at, "bands")) == 4
+    _slider(at).set_value(30).run()
+    assert len(_one(at, "regions")) == SIZE * SIZE
+
+
+def test_a_run_without_insight_says_so_in_one_line() -> None:
+    writer = RunWriter.create(_root(), {"name": "plain", "spec": {}, "training": {}}, RUN)
+    writer.set_status(state="finished", pid=os.getpid(), step=5, epoch=1)
+    at = _open("app_pages/train.py")
+    assert catalog("en")["insight.none"] in [c.value for c in at.caption]
+    assert catalog("en")["insight.title"] not in [h.value for h in at.subheader]
+    assert _data(at, "regions") == [] and _data(at, "bands") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_runs_page_replays_a_finished_run(lang: str) -> None:
+    make_insight_run(_root(), RUN)
+    at = _open("app_pages/runs.py", lang)
+    assert_clean(at, lang)
+    assert _slider(at, "insight.runs").value == 40
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(40)
+    assert len(_one(at, "pixels").groupby(["layer", "unit"])) == UNITS
+    if lang != "en":      # AppTest re-reads the page's translated radios in English on a rerun
+        return
+    _slider(at, "insight.runs").set_value(20).run()
+    assert not at.exception
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(20)
+    assert len(_data(at, "layers")) == 2 and len(_one(at, "bands")) == 4
+
+
+# ------------------------------------------------------------ the Train form's choices
+def _train_page(params: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"lang": "en", **params})
+    at.run()
+    at.switch_page("app_pages/train.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_recording_is_on_by_default_with_an_automatic_interval() -> None:
+    at = _train_page({})
+    assert at.toggle(key="train.insight").value is True
+    every = at.number_input(key="train.insight_every")
+    assert (every.value, every.min, every.disabled) == (0, 0, False)
+    assert every.label == catalog("en")["insight.form.every"]
+
+
+def test_the_recording_choices_survive_a_reload_and_reach_the_run(monkeypatch) -> None:
+    sent = []
+
+    def start_run(root, request):                # what Train would start, kept for the test
+        sent.append(request)
+        RunWriter.create(root, request, "sent-run")
+        return "sent-run"
+
+    monkeypatch.setattr("tfcore.training.start_run", start_run)
+    at = _train_page({"insight_every": "25"})
+    assert at.number_input(key="train.insight_every").value == 25
+    at.toggle(key="train.insight").set_value(False).run()
+    assert at.number_input(key="train.insight_every").disabled
+    assert (at.query_params["insight"], at.query_params["insight_every"]) == ("false", "25")
+    again = _train_page(dict(at.query_params))                           # F5
+    assert again.toggle(key="train.insight").value is False
+    assert again.number_input(key="train.insight_every").value == 25
+    again.button(key="train.start").click().run()
+    assert sent and sent[0]["training"]["insight"] is False
+    assert sent[0]["training"]["insight_every"] == 25

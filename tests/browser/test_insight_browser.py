@@ -1,0 +1,179 @@
+"""Issue 25 in a real browser: a paced run of a small dense model on circles, started from
+the Train page, redraws its decision boundary and its neurons' pictures while it trains;
+once it has finished, moving the step slider replays an earlier boundary. The insight
+panels of the Train and Runs pages (presenter mode too) are not cut at 1280x800 in either
+language. Every wait is for a state (a picture unlike the last one, a state shown), never
+a sleep."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.app.insight_fixtures import make_insight_run
+from tests.browser.conftest import (
+    TIMEOUT_MS,
+    act_and_wait,
+    chart_picture,
+    choose_option,
+    click_button,
+    settle,
+    wait_idle,
+)
+from tests.browser.test_no_cutoff_browser import CUT_JS
+from tfcore.model import from_dict, save_spec
+from tfcore.workspace import default_workspace
+from ui.common.i18n import catalog
+
+EN = catalog("en")
+SPEC = {"format": 1, "name": "plane_net", "kind": "sequential",
+        "inputs": [{"name": "x", "shape": [2], "dtype": "float32"}],
+        "layers": [{"name": "hidden", "type": "Dense",
+                    "config": {"units": 6, "activation": "tanh"}},
+                   {"name": "hidden_2", "type": "Dense",
+                    "config": {"units": 4, "activation": "tanh"}},
+                   {"name": "out", "type": "Dense",
+                    "config": {"units": 2, "activation": "softmax"}}],
+        "outputs": []}
+# 280 training examples in batches of 50: 6 steps an epoch, 720 steps at 20 a second
+LINK = ("/train?lang=en&source=saved&saved=plane_net&dataset=circles&pace=20&epochs=120"
+        "&insight=true&insight_every=10")
+BOUNDARY = ".st-key-insight_train_boundary [data-testid='stVegaLiteChart']"
+NETWORK = ".st-key-insight_train_network [data-testid='stVegaLiteChart']"
+# The live panel's state tile (the first metric) shows this text.
+STATE_JS = """text => {
+  const tile = document.querySelector("[data-testid='stMetricValue']");
+  return !!tile && tile.innerText.trim() === text;
+}"""
+
+
+# The step slider's shown step, as a number (null while it is not drawn).
+STEP_JS = """label => {
+  const box = [...document.querySelectorAll("[data-testid='stSlider']")]
+    .find(el => (el.innerText || '').includes(label));
+  const thumb = box && box.querySelector("input[type='range']");
+  return thumb ? parseInt((thumb.getAttribute('aria-valuetext') || '').replace(/,/g, '')) : null;
+}"""
+
+
+# The text of the caption that starts with ``prefix`` (the snapshot count).
+CAPTION_JS = """prefix => {
+  const el = [...document.querySelectorAll("[data-testid='stCaptionContainer']")]
+    .find(c => (c.innerText || '').trim().startsWith(prefix));
+  return el ? el.innerText.trim() : null;
+}"""
+
+
+FOLLOW_SHOWN_JS = ("[...document.querySelectorAll('button')]"
+                   f".some(b => b.innerText.includes({EN['insight.follow']!r}))")
+
+
+def _step(page) -> int:
+    return int(page.evaluate(STEP_JS, EN["insight.step"]))
+
+
+def _wait_step(page, test: str) -> int:
+    """Wait until the slider's step passes ``test`` (a JS expression of ``step``)."""
+    page.wait_for_function(f"label => {{ const step = ({STEP_JS})(label); "
+                           f"return step !== null && ({test}); }}",
+                           arg=EN["insight.step"], timeout=TIMEOUT_MS)
+    return _step(page)
+
+
+def _state(page) -> str:
+    return page.locator("[data-testid='stMetricValue']").first.inner_text().strip()
+
+
+def test_a_paced_run_redraws_its_boundary_and_neurons_and_replays_them(
+        server: str, page, tmp_path: Path) -> None:
+    save_spec(default_workspace(), "plane_net", from_dict(SPEC))
+    page.goto(server + LINK)
+    settle(page, EN["train.title"])
+    click_button(page, EN["train.start"])
+
+    boundary = chart_picture(page, BOUNDARY)                 # the first snapshots
+    neurons = chart_picture(page, NETWORK)
+    chart_picture(page, BOUNDARY, unlike=boundary)           # redrawn as it learns
+    chart_picture(page, NETWORK, unlike=neurons)
+    assert _state(page) == EN["state.running"], "the run ended before its pictures changed"
+    page.locator(BOUNDARY).first.scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "insight-live.png"))
+
+    page.reload()                          # a new session that attaches to the live run
+    settle(page, EN["insight.step"])
+    newest = _wait_step(page, "true")      # the slider is redrawn (a new key) per snapshot
+    follow = page.get_by_role("button", name=EN["insight.follow"])
+    for _ in range(4):                     # it follows the newest step, untouched
+        newest = _wait_step(page, f"step > {newest} || ({FOLLOW_SHOWN_JS})")
+        assert follow.count() == 0, "the slider stopped following without being moved"
+    slider = page.locator("[data-testid='stSlider']").filter(
+        has_text=EN["insight.step"]).get_by_role("slider")
+    act_and_wait(page, lambda: slider.press("Home"), follow, idle_first=False,
+                 what="live step slider to its start")
+    first = _wait_step(page, "true")
+    assert first < newest
+    prefix = EN["insight.every"].split(";")[0].format(every=10)
+    shown = page.evaluate(CAPTION_JS, prefix)
+    page.wait_for_function(f"([prefix, shown]) => ({CAPTION_JS})(prefix) !== shown",
+                           arg=[prefix, shown], timeout=TIMEOUT_MS)    # a new snapshot
+    assert _wait_step(page, "true") == first and follow.count() == 1   # held meanwhile
+    act_and_wait(page, lambda: follow.click(), idle_first=False, what="Follow live")
+    _wait_step(page, f"step > {newest}")
+    assert _state(page) == EN["state.running"], "the run ended before it was followed again"
+
+    page.wait_for_function(STATE_JS, arg=EN["state.finished"], timeout=TIMEOUT_MS)
+    wait_idle(page)
+    last = chart_picture(page, BOUNDARY)
+    slider = page.locator("[data-testid='stSlider']").filter(
+        has_text=EN["insight.step"]).get_by_role("slider")
+    newest = slider.get_attribute("aria-valuetext")
+    act_and_wait(page, lambda: slider.press("Home"), what="step slider to its start")
+    assert slider.get_attribute("aria-valuetext") != newest
+    chart_picture(page, BOUNDARY, unlike=last)               # an earlier boundary
+    page.screenshot(path=str(tmp_path / "insight-replay.png"))
+
+
+@pytest.fixture()
+def replay_runs(session_workspace: Path) -> Iterator[list[str]]:
+    """Two finished runs with insight: a small model whose neurons are drawn (the newest)
+    and a big one whose are not (removed afterwards: other tests' pickers do not see them)."""
+    root = default_workspace().ensure().runs
+    ids = [make_insight_run(root, "insight-big", neurons=False).name,
+           make_insight_run(root, "insight-small", steps=tuple(range(10, 410, 10))).name]
+    yield ids
+    for run_id in ids:
+        shutil.rmtree(root / run_id, ignore_errors=True)
+
+
+def _cuts(page, url: str, drawn: str, pick: str | None = None) -> list[str]:
+    """What is cut on ``url`` once the chart ``drawn`` has drawn (after picking the run
+    ``pick`` on the Runs page, if given)."""
+    page.goto(url)
+    wait_idle(page)
+    if pick is not None:
+        choose_option(page, catalog(url.split("lang=")[1][:2])["runs.detail.run"], pick,
+                      exact=False)
+    chart_picture(page, drawn)
+    return page.evaluate(CUT_JS)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_insight_panels_are_not_cut_at_1280(server: str, page, lang: str,
+                                                replay_runs: list[str]) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    runs_boundary = BOUNDARY.replace("insight_train", "insight_runs")
+    states = {"train": (f"train?lang={lang}", NETWORK, None),
+              "train (presenter)": (f"train?lang={lang}&present=1", NETWORK, None),
+              "runs": (f"runs?lang={lang}", runs_boundary.replace("boundary", "network"), None),
+              "runs (presenter)": (f"runs?lang={lang}&present=1", runs_boundary, None),
+              "runs, a big model": (f"runs?lang={lang}", runs_boundary, "insight-big")}
+    found = {}
+    for name, (path, drawn, pick) in states.items():
+        cuts = _cuts(page, f"{server}/{path}", drawn, pick)
+        if cuts:
+            found[name] = cuts
+    assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
+                                for line in lines)
