@@ -124,7 +124,7 @@ def test_the_last_step_has_no_next() -> None:
 @pytest.mark.parametrize("query, located", [
     ({"lesson": "nope", "step": "1"}, "There is no lesson called nope. Lessons: "
                                       "builders_guide, handbook, broken, mine."),
-    ({"lesson": "handbook", "step": "12"}, "The lesson handbook has steps 1 to 8; the link "
+    ({"lesson": "handbook", "step": "12"}, "The lesson handbook has steps 1 to 9; the link "
                                            "asks for step 12."),
     ({"lesson": "handbook", "step": "two"}, "asks for step two."),
     ({"lesson": "broken", "step": "1"}, "broken.json: step 2: page: 'trian' is not one of"),
@@ -143,7 +143,7 @@ def test_a_bad_or_stale_link_opens_the_page_with_a_located_message(query, locate
 def test_a_stale_link_in_chinese() -> None:
     at = open_link({"lesson": "handbook", "step": "12"}, "zh")
     (warning,) = [w.value for w in at.warning]
-    assert "课程 handbook 的步骤为 1 到 8；链接要求的是第 12 步。" in warning
+    assert "课程 handbook 的步骤为 1 到 9；链接要求的是第 12 步。" in warning
 
 
 def test_a_link_on_the_steps_own_page_keeps_its_own_values() -> None:

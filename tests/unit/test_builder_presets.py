@@ -13,12 +13,12 @@ from tfcore.model.validate import validate
 
 AGREED = ["mlp", "cnn", "mobilenet_v2", "mlp_functional", "linear_custom", "cats_dogs_cnn",
           "house_linear", "dense1_zero", "b1_mlp", "fixed_hidden", "nested_mlp",
-          "nested_blocks", "tied", "deferred", "mean_center", "my_dense"]
+          "nested_blocks", "tied", "deferred", "mean_center", "my_dense", "playground"]
 COUNTS = {"mlp": 79_510, "cnn": 3_274_634, "mobilenet_v2": 2_264_389,
           "mlp_functional": 79_510, "cats_dogs_cnn": 7_647_330, "nested_blocks": 85,
           "tied": 25, "house_linear": 2, "dense1_zero": 4, "linear_custom": 4,
           "b1_mlp": 20 * 256 + 256 + 256 * 10 + 10, "my_dense": 64 * 8 + 8 + 8 + 1,
-          "mean_center": 8 * 128 + 128, "fixed_hidden": 20 * 20 + 20, "nested_mlp": 4_712}
+          "mean_center": 8 * 128 + 128, "playground": 2 * 8 + 8 + 8 * 8 + 8 + 8 * 2 + 2, "fixed_hidden": 20 * 20 + 20, "nested_mlp": 4_712}
 
 
 def test_the_agreed_preset_names_exist_with_titles_in_both_languages() -> None:

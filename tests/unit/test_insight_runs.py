@@ -231,3 +231,16 @@ def test_mirrored_strategy_over_two_logical_cpus_records_the_same_grids(tmp_path
     steps = [r["step"] for r in read_insight(tmp_path / run_id).records]
     assert steps == [0, 5, 10, 14]
     assert check_grids_match_checkpoints(tmp_path / run_id) == [5, 10, 14]
+
+
+def test_the_playground_preset_draws_every_neuron_on_circles(tmp_path) -> None:
+    """The one-click 2-D demo: the playground preset fits the circles data set as it is
+    and every one of its units is drawn on the plane."""
+    from tfcore.model import get_preset
+
+    spec = json.loads(get_preset("playground").to_json())
+    body = request(spec, epochs=1) | {"dataset": dict(MOONS, name="circles")}
+    meta = read_insight(train_here(tmp_path, body)).meta
+    assert meta.neurons == ("hidden", "hidden_2", "out")
+    assert meta.plane is not None and meta.plane.output == "classes"
+    assert [meta.layer(n).units for n in meta.neurons] == [8, 8, 2]

@@ -31,7 +31,7 @@ def test_list_names_shipped_and_workspace_lessons_and_the_damaged_ones(ws: Path,
     code, out, _ = _run(capsys, ["lessons", "list", "--workspace", str(ws), "--json"])
     rows = {row["name"]: row for row in json.loads(out)}
     assert code == 0
-    assert rows["handbook"]["origin"] == "shipped" and rows["handbook"]["steps"] == 8
+    assert rows["handbook"]["origin"] == "shipped" and rows["handbook"]["steps"] == 9
     assert rows["builders_guide"]["steps"] == 7
     assert rows["mine"]["origin"] == "workspace" and rows["mine"]["ok"]
     problem = rows["broken"]["problems"][0]
@@ -39,7 +39,7 @@ def test_list_names_shipped_and_workspace_lessons_and_the_damaged_ones(ws: Path,
     code, out, _ = _run(capsys, ["lessons", "list", "--workspace", str(ws)])
     lines = {line.split()[0]: line for line in out.splitlines()}
     assert "broken.json: step 2: page: 'trian' is not one of" in lines["broken"]
-    assert lines["handbook"].split()[1:3] == ["shipped", "8"]
+    assert lines["handbook"].split()[1:3] == ["shipped", "9"]
 
 
 def test_show_prints_each_step_with_its_link(ws: Path, capsys) -> None:

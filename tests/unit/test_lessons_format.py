@@ -212,7 +212,7 @@ def test_the_shipped_lessons_are_sound_and_follow_the_tutorials() -> None:
     guide = read_lesson(SHIPPED_DIR / "builders_guide.json").lesson
     assert [(s.page, s.tab) for s in handbook.steps] == [
         ("tensors", "tensors"), ("tensors", "tape"), ("tensors", "gd"), ("builder", "code"),
-        ("train", None), ("train", None), ("runs", None), ("timing", "g1")]
+        ("train", None), ("train", None), ("runs", None), ("train", None), ("timing", "g1")]
     assert [(s.page, s.query.get("preset")) for s in guide.steps] == [
         ("builder", "b1_mlp"), ("builder", "nested_mlp"), ("weights", "nested_blocks"),
         ("weights", "b1_mlp"), ("builder", "my_dense"), ("tensors", None),

@@ -138,6 +138,14 @@ def _deferred() -> ModelSpec:
                 "Scenario B8: no input shape, so no weights until the first call.")
 
 
+def _playground() -> ModelSpec:
+    return _seq("playground", (2,), (L("hidden", "Dense", {"units": 8, "activation": "tanh"}),
+                                     L("hidden_2", "Dense", {"units": 8, "activation": "tanh"}),
+                                     L("out", "Dense", {"units": 2, "activation": "softmax"})),
+                "A small net for the 2-D data sets (circles, moons, XOR, spirals): watch its "
+                "decision boundary and every neuron while it learns.")
+
+
 def _mean_center() -> ModelSpec:
     return _seq("mean_center", (8,), (L("dense", "Dense", {"units": 128}),
                                       L("mean_center", "MeanCenter")),
@@ -183,6 +191,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     _p("deferred", "B8", _deferred),
     _p("mean_center", "B9", _mean_center),
     _p("my_dense", "B9", _my_dense),
+    _p("playground", "2-D", _playground),
 )}
 
 
