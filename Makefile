@@ -11,6 +11,11 @@ LOAD_CORES ?= $(shell nproc)
 LOAD_MAX_S ?= $(shell expr 5400 \* $(LOAD_RUNS))
 LOAD_RUNS ?= 1
 PYTEST_ARGS ?=
+# make test / test-fast: pytest workers (pytest-xdist), one per core, at most 4. Each
+# worker takes whole test files (--dist loadfile), so a module's shared run, page or
+# server is built once; TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= $(shell n=$$(nproc); [ $$n -gt 4 ] && n=4; echo $$n)
+XDIST := -n $(TEST_WORKERS) --dist loadfile
 
 .PHONY: install run test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
 
@@ -32,11 +37,11 @@ browser:
 	  else echo "Browser tests need $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi; }
 
 test: install browser
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The inner loop: unit and AppTest tiers, no browser.
 test-fast: install
-	$(PY) -m pytest tests/unit tests/app $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) tests/unit tests/app $(PYTEST_ARGS)
 
 # The whole suite while a CPU hog keeps every core busy (tests/load/cpu_hog.py stops its
 # spinners when pytest ends, however it ends). Exits with pytest's status.
