@@ -25,6 +25,7 @@ from tfcore.lessons.authoring import (
     move_step,
     own_lesson,
     reorder_steps,
+    retitle,
     save_lesson,
     suggest_name,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "move_step",
     "own_lesson",
     "reorder_steps",
+    "retitle",
     "save_lesson",
     "suggest_name",
     "LESSON_FORMAT",

@@ -8,7 +8,7 @@ change with a problem writes nothing and raises a :class:`~tfcore.errors.LessonE
 workspace (:func:`copy_shipped`) to change it.
 
 The step operations (:func:`move_step`, :func:`reorder_steps`, :func:`duplicate_step`,
-:func:`delete_step`, :func:`edit_step`, :func:`append_step`) are pure: a lesson in, a new
+:func:`delete_step`, :func:`edit_step`, :func:`append_step`, :func:`retitle`) are pure: a lesson in, a new
 lesson out; :func:`change_lesson` reads a workspace lesson, applies one and saves it.
 """
 
@@ -194,6 +194,11 @@ def edit_step(lesson: Lesson, number: int, *, title: Mapping[str, str] | None = 
     steps = list(lesson.steps)
     steps[index] = changed
     return _steps(lesson, steps)
+
+
+def retitle(lesson: Lesson, title: Mapping[str, str]) -> Lesson:
+    """The lesson with a new title ({lang: text}). Checked when saved."""
+    return replace(lesson, title=dict(title))
 
 
 # -- the workspace's files -------------------------------------------------------------
