@@ -107,6 +107,9 @@ def test_capture_into_a_new_lesson_and_more_round_trips_through_the_file(
     assert made.title == {"en": "class_1", "zh": "class_1"} and made.steps == (first,)
     grown = add_to_lesson(ws, "class_1", second)
     assert grown.steps == (first, second)
+    with pytest.raises(LessonError) as taken:
+        add_to_lesson(ws, "class_1", second, new=True)      # "a new lesson" named like one
+    assert taken.value.key == "lessons.err.exists"
     entry = find_lesson(ws, "class_1")
     assert entry.origin == "workspace" and entry.lesson == grown
     on_disk = json.loads((lessons_dir(ws) / "class_1.json").read_text(encoding="utf-8"))

@@ -257,17 +257,21 @@ def change_lesson(workspace: Workspace, name: str, change: Callable[[Lesson], Le
 
 
 def add_to_lesson(workspace: Workspace, name: str, step: LessonStep,
-                  title: Mapping[str, str] | None = None,
+                  title: Mapping[str, str] | None = None, new: bool = False,
                   shipped: Path = SHIPPED_DIR) -> Lesson:
     """Add ``step`` at the end of the workspace lesson ``name``, or start a new lesson of
-    that name (titled ``title``, default its name) with it.
+    that name (titled ``title``, default its name) with it. With ``new`` the lesson must
+    not exist yet.
 
     Raises:
         LessonError: a bad name (located), a shipped lesson's name (copy it first), a
-            damaged lesson, or a lesson that would break the format.
+            damaged lesson, an existing one while ``new``, or a lesson that would break the
+            format.
     """
     check_name(name)
     if (lessons_dir(workspace) / f"{name}.json").exists():
+        if new:
+            raise LessonError(key="lessons.err.exists", params={"name": name})
         return change_lesson(workspace, name, lambda lesson: append_step(lesson, step),
                              shipped)
     if (Path(shipped) / f"{name}.json").is_file():

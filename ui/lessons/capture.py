@@ -61,7 +61,7 @@ def _form(page: str) -> None:
     if st.session_state.get(CHOICE_KEY) not in names:
         st.session_state.pop(CHOICE_KEY, None)
     choice = st.selectbox(t("lessons.add.lesson"), names, key=CHOICE_KEY,
-                          format_func=labels.get)
+                          format_func=lambda name: labels.get(name, name))
     name = choice
     if choice == NEW:
         name = st.text_input(t("lessons.add.name"), key=NAME_KEY, max_chars=64,
@@ -72,15 +72,15 @@ def _form(page: str) -> None:
         copy = st.checkbox(t("lessons.add.copy"), key=COPY_KEY)
     if st.button(t("lessons.add.go"), key="lessons.add.go", type="primary",
                  icon=":material/add:", width="stretch"):
-        _add(page, titles, name, copy and choice in shipped)
+        _add(page, titles, name, copy and choice in shipped, new=choice == NEW)
 
 
-def _add(page: str, titles: dict[str, str], name: str, copy_first: bool) -> None:
+def _add(page: str, titles: dict[str, str], name: str, copy_first: bool, new: bool) -> None:
     try:
         capture = capture_step(page, st.query_params.to_dict(), titles)
         if copy_first:
             copy_shipped(workspace(), name)
-        lesson = add_to_lesson(workspace(), name, capture.step)
+        lesson = add_to_lesson(workspace(), name, capture.step, new=new)
     except LessonError as exc:
         st.error("\n".join(problem_lines(exc)), icon=":material/error:")
         return

@@ -85,10 +85,12 @@ def lesson_editor() -> None:
     if wanted in entries:
         st.session_state[EDIT_KEY] = wanted
     if st.session_state.get(EDIT_KEY) not in entries:
-        own = [name for name, entry in entries.items() if entry.origin == "workspace"]
+        own = [name for name, entry in entries.items() if entry.origin == "workspace"
+               and entry.ok]
         st.session_state[EDIT_KEY] = (own or list(entries))[0]
+    labels = {name: _label(entry) for name, entry in entries.items()}
     name = st.selectbox(t("lessons.edit.choose"), list(entries), key=EDIT_KEY,
-                        format_func=lambda n: _label(entries[n]))
+                        format_func=lambda n: labels.get(n, n))
     entry = entries[name]
     if entry.origin == "shipped":
         _shipped(entry)
