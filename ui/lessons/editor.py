@@ -40,7 +40,15 @@ EDIT_KEY = "lessons.edit.lesson"           # the lesson chosen in the editor
 FLASH_KEY = "lessons.edit.flash"           # (kind, lines) of the last change, shown once
 PENDING_KEY = "lessons.edit.pending"       # the lesson the editor opens at its next draw
 LANGS = ("en", "zh")
-SORT_CSS = ".sortable-item, .sortable-item:hover { white-space: normal; overflow-wrap: anywhere; }"
+# The drag list in the app's quiet colours (the component's default is a loud red), its
+# long titles wrapped, not cut.
+SORT_CSS = """
+.sortable-component { background-color: transparent; border: 0; padding: 0; }
+.sortable-item, .sortable-item:hover { background-color: #f0f2f6; color: #31333f;
+  border: 1px solid #d5d7de; text-align: left; white-space: normal; overflow-wrap: anywhere;
+  cursor: grab; }
+.sortable-item.dragging { background-color: #e0e4ee; }
+"""
 
 
 def flash(kind: str, lines: list[str]) -> None:
