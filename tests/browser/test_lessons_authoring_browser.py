@@ -79,12 +79,6 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
         EN["train.opt.sgd"], timeout=TIMEOUT_MS)
 
 
-def _cut(page) -> list[str]:
-    """CUT_JS's findings, less Streamlit's hidden file input of the import's uploader (an
-    <input type=file> of width 0 with no text, which it counts as an "ellipsis" cut)."""
-    return [found for found in page.evaluate(CUT_JS) if not found.startswith('text "" cut')]
-
-
 def _long_lesson() -> None:
     titles = [("Inside the network while it learns: every neuron, the boundary, the loss",
                "学习过程中的网络内部：每个神经元、决策边界和损失")] + [
@@ -117,5 +111,5 @@ def test_the_editor_fits_1280_without_sideways_scroll(server: str, page, lang: s
     expect(page.locator(".st-key-lessons-step-1-duplicate button")).to_be_visible(
         timeout=TIMEOUT_MS)
     wait_idle(page)
-    assert _cut(page) == [], lang
+    assert page.evaluate(CUT_JS) == [], lang
     page.screenshot(path=str(shots / f"lessons-editor-1280x800-{lang}.png"), full_page=True)

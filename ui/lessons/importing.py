@@ -16,8 +16,12 @@ UPLOAD_KEY = "lessons.import.file"
 
 
 def lesson_import() -> None:
-    """The import section (an uploader, the name, replace or not, Import)."""
-    st.subheader(t("lessons.import.head"), anchor=False)
+    """The import section, folded (an uploader, the name, replace or not, Import)."""
+    with st.expander(t("lessons.import.head"), icon=":material/upload_file:"):
+        _import()
+
+
+def _import() -> None:
     upload = st.file_uploader(t("lessons.import.file"), type=["json"], key=UPLOAD_KEY,
                               help=t("lessons.import.help"))
     if upload is None:
