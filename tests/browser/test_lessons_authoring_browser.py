@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     TIMEOUT_MS,
+    act_and_wait,
     choose_option,
     click_and_wait,
     fill_and_wait,
@@ -113,3 +114,34 @@ def test_the_editor_fits_1280_without_sideways_scroll(server: str, page, lang: s
     wait_idle(page)
     assert page.evaluate(CUT_JS) == [], lang
     page.screenshot(path=str(shots / f"lessons-editor-1280x800-{lang}.png"), full_page=True)
+
+
+def test_dragging_a_step_saves_the_new_order(server: str, page) -> None:
+    _long_lesson()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server}/lessons?lang=en")
+    wait_idle(page)
+    choose_option(page, _selectbox(page, EN["lessons.edit.choose"]),
+                  EN["lessons.edit.option.workspace"].format(title="Aa first lesson",
+                                                             name="aa_first"))
+    frame = page.frame_locator("iframe[title*='sortable']").first
+    items = frame.locator(".sortable-item")
+    expect(items.first).to_be_visible(timeout=TIMEOUT_MS)
+    first, third = items.nth(0).bounding_box(), items.nth(2).bounding_box()
+    x = first["x"] + first["width"] / 2
+
+    def _drag() -> None:
+        page.mouse.move(x, first["y"] + first["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(x, first["y"] + first["height"] / 2 + 10, steps=5)
+        page.mouse.move(x, third["y"] + third["height"] * 0.8, steps=20)
+        page.mouse.up()
+
+    act_and_wait(page, _drag, page.get_by_text(EN["lessons.edit.reordered"], exact=True),
+                 what="dragging step 1 below step 3")
+    titles = [step.title["en"] for step in find_lesson(default_workspace(),
+                                                       "aa_first").lesson.steps]
+    assert titles[:3] == ["Step 2: tensors and GradientTape", "Step 3: tensors and GradientTape",
+                          "Inside the network while it learns: every neuron, the boundary, "
+                          "the loss"]
+    expect(items.first).to_contain_text("1. Step 2: tensors", timeout=TIMEOUT_MS)
