@@ -10,6 +10,7 @@ import json
 import pytest
 
 from tests.app.apptest_helpers import assert_clean, open_page
+from tests.unit.test_lessons_authoring import _numbered
 from tests.unit.test_lessons_format import LESSON
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
@@ -28,12 +29,6 @@ def _own(data: dict = LESSON, name: str = "mine") -> None:
 
 def _file(name: str = "mine") -> dict:
     return json.loads((lessons_dir(default_workspace()) / f"{name}.json").read_text("utf-8"))
-
-
-def _numbered(count: int) -> dict:
-    steps = [{**LESSON["steps"][0], "title": {"en": f"S{k}", "zh": f"步{k}"}}
-             for k in range(1, count + 1)]
-    return {**LESSON, "steps": steps}
 
 
 def _titles(name: str = "mine") -> list[str]:

@@ -60,6 +60,7 @@ def _titles(lesson) -> list[str]:
 
 
 def _numbered(count: int) -> dict:
+    """LESSON with ``count`` Train steps titled S1, S2, ... (步1, 步2, ...)."""
     steps = [{**LESSON["steps"][0], "title": {"en": f"S{k}", "zh": f"步{k}"}}
              for k in range(1, count + 1)]
     return {**LESSON, "steps": steps}
