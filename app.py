@@ -7,7 +7,7 @@ import streamlit as st
 from ui.common import (available_pages, init_language, preload_tensorflow, render_sidebar,
                        rerun_when_tensorflow_loads, t, warm_worker)
 from ui.custom import load_saved_code
-from ui.lessons import lesson_bar
+from ui.lessons import add_view, lesson_bar
 
 # A local file: a ":material/...:" or emoji page icon makes every page load fetch the
 # favicon from a font/emoji CDN (issue 13); the app must work offline and tell no one.
@@ -24,6 +24,7 @@ for page in available_pages():
 navigation = st.navigation(sections)
 render_sidebar()
 lesson_bar(navigation.url_path or "home")   # while a lesson is on: its step bar on every page
+add_view(navigation.url_path or "home")     # the sidebar's "Add this view to a lesson"
 try:
     navigation.run()
 finally:

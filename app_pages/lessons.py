@@ -1,10 +1,13 @@
-"""Lessons: the shipped lessons and the workspace's own; start one, then step through it."""
+"""Lessons: the shipped lessons and the workspace's own; start one, then step through it;
+edit a workspace lesson's steps, export and import lesson files."""
 
 import streamlit as st
 
 from ui.common import t
-from ui.lessons import lessons_list
+from ui.lessons import lesson_editor, lesson_import, lessons_list
 
 st.title(t("lessons.title"))
 st.caption(t("lessons.intro"))
 lessons_list()
+lesson_editor()
+lesson_import()

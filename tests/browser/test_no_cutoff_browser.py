@@ -53,6 +53,7 @@ CUT_JS = """() => {
   }
   for (const el of document.querySelectorAll("[data-testid='stMain'] *")) {
     if (el.closest("button") || !seen(el) || el.children.length) continue;
+    if (el.matches("input[type='file']")) continue;    // an uploader's hidden input: no text
     if (getComputedStyle(el).textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1)
       cut.push(`text "${(el.innerText || "").trim()}" cut: ${el.scrollWidth} > ${el.clientWidth}`);
   }

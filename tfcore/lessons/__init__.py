@@ -1,12 +1,34 @@
 """Lessons: a teacher's prepared sequence of page states, with notes and prompts in English
 and Chinese; the shipped lessons and the workspace's own, read and checked with located
-problems.
+problems; steps captured from a page's address and edited in the workspace (authoring).
 
 Code outside this package imports only the names below (``__all__``).
 """
 
 from __future__ import annotations
 
+from tfcore.lessons.authoring import (
+    Capture,
+    add_to_lesson,
+    append_step,
+    capture_step,
+    change_lesson,
+    check_name,
+    copy_shipped,
+    delete_lesson,
+    delete_step,
+    duplicate_step,
+    edit_step,
+    export_lesson,
+    import_lesson,
+    lesson_exists,
+    move_step,
+    own_lesson,
+    reorder_steps,
+    retitle,
+    save_lesson,
+    suggest_name,
+)
 from tfcore.lessons.format import (
     LESSON_FORMAT,
     Lesson,
@@ -26,6 +48,26 @@ from tfcore.lessons.store import (
 )
 
 __all__ = [
+    "Capture",
+    "add_to_lesson",
+    "append_step",
+    "capture_step",
+    "change_lesson",
+    "check_name",
+    "copy_shipped",
+    "delete_lesson",
+    "delete_step",
+    "duplicate_step",
+    "edit_step",
+    "export_lesson",
+    "import_lesson",
+    "lesson_exists",
+    "move_step",
+    "own_lesson",
+    "reorder_steps",
+    "retitle",
+    "save_lesson",
+    "suggest_name",
     "LESSON_FORMAT",
     "PAGES",
     "RESERVED_PARAMS",

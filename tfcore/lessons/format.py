@@ -159,9 +159,10 @@ class _Checker:
             if name not in known:
                 self.add(str(name)[:VALUE_CHARS], "unknown", limit=", ".join(known))
 
-    def texts(self, data: Mapping, name: str, limit: int,
-              required: bool = True) -> dict[str, str] | None:
-        """A ``{"en": ..., "zh": ...}`` field: both languages, non-empty text."""
+    def texts(self, data: Mapping, name: str, limit: int, required: bool = True,
+              blank: bool = False) -> dict[str, str] | None:
+        """A ``{"en": ..., "zh": ...}`` field: both languages, text (not empty unless
+        ``blank``)."""
         if name not in data or data[name] is None:
             if required:
                 self.add(name, "missing")
@@ -178,7 +179,7 @@ class _Checker:
                 self.add(where, "missing")
             elif not isinstance(text, str):
                 self.add(where, "type", text, "string")
-            elif not text.strip():
+            elif not text.strip() and not blank:
                 self.add(where, "blank")
             elif len(text) > limit:
                 self.add(where, "long", text, str(limit))
@@ -273,8 +274,8 @@ def _step(check: _Checker, number: int, data: Any) -> LessonStep | None:
         tab_ok, tab = check.tab(data.get("tab"), page)
         query = check.query(data.get("query"), page)
         title = check.texts(data, "title", MAX_TITLE)
-        notes = check.texts(data, "notes", MAX_TEXT)
-        prompt = check.texts(data, "prompt", MAX_TEXT)
+        notes = check.texts(data, "notes", MAX_TEXT, blank=True)     # a captured step's are
+        prompt = check.texts(data, "prompt", MAX_TEXT, blank=True)   # empty until written
         if len(check.problems) > before or None in (page, query, title, notes, prompt) \
                 or not tab_ok:
             return None
@@ -315,3 +316,12 @@ def parse_lesson(name: str, data: Any, file: str | None = None
         return None, tuple(check.problems)
     return Lesson(name=name, title=title, steps=tuple(steps),
                   description=description), ()
+
+
+def parse_step(data: Any, file: str, number: int
+               ) -> tuple[LessonStep | None, tuple[LessonProblem, ...]]:
+    """Check one step alone (a captured view before it joins a lesson), located as step
+    ``number`` of ``file``."""
+    check = _Checker(file)
+    step = _step(check, number, data)
+    return step, tuple(check.problems)

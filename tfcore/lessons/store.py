@@ -56,6 +56,14 @@ def load_file(path: Path) -> tuple[Any, LessonProblem | None]:
         raw = Path(path).read_bytes()
     except OSError as exc:
         return None, _problem(file, "unreadable", limit=type(exc).__name__)
+    return load_bytes(raw, file)
+
+
+def load_bytes(raw: bytes, file: str) -> tuple[Any, LessonProblem | None]:
+    """The JSON value of a lesson file's bytes (``file`` names it in the problem), or None
+    and its problem (too large, not UTF-8, not JSON)."""
+    if len(raw) > MAX_BYTES:
+        return None, _problem(file, "big", str(len(raw)), str(MAX_BYTES))
     try:
         return json.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError:
@@ -70,11 +78,11 @@ def load_file(path: Path) -> tuple[Any, LessonProblem | None]:
 
 def read_lesson(path: Path, origin: str = WORKSPACE) -> LessonEntry:
     """Read and check one lesson file (its name is the file's stem); a file unchanged since
-    its last read (same size and modification time) is not read again."""
+    its last read (same inode, size and modification time) is not read again."""
     path = Path(path)
     try:
         stat = path.stat()
-        stamp = (stat.st_mtime_ns, stat.st_size)
+        stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
     except OSError:
         stamp = None
     if stamp is None:
@@ -83,8 +91,14 @@ def read_lesson(path: Path, origin: str = WORKSPACE) -> LessonEntry:
 
 
 @lru_cache(maxsize=256)
-def _read_cached(path: Path, origin: str, stamp: tuple[int, int]) -> LessonEntry:
+def _read_cached(path: Path, origin: str, stamp: tuple[int, int, int]) -> LessonEntry:
     return _read(path, origin)
+
+
+def forget_reads() -> None:
+    """Read every lesson file again (called after this process wrote one: two writes within
+    the clock's tick can leave the same size and time)."""
+    _read_cached.cache_clear()
 
 
 def _read(path: Path, origin: str) -> LessonEntry:

@@ -14,9 +14,10 @@ import re
 import streamlit as st
 
 from tfcore.errors import LessonError
-from ui.common import current_lang, error_text, pick, plain, t
+from ui.common import pick, plain, t
 from ui.lessons.pairs import followed
-from ui.lessons.state import LESSON_PARAM, PAIR_PARAM, STEP_PARAM, Position, open_lesson
+from ui.lessons.state import (LESSON_PARAM, PAIR_PARAM, STEP_PARAM, Position, open_lesson,
+                              problem_lines)
 
 FOLLOW_EVERY = 1.0           # seconds between looks at the presenting window's step
 NOTES_CSS = """<style>
@@ -54,9 +55,8 @@ def _notes(pair: str | None) -> None:
     try:
         lesson = open_lesson(name or "")
     except LessonError as exc:
-        st.warning("\n".join([t("lessons.link.bad"), "", error_text(exc), *(
-            f"- {plain(p.text(current_lang()))}" for p in (exc.details or ()))]),
-            icon=":material/link_off:")
+        st.warning("\n".join([t("lessons.link.bad"), "", *problem_lines(exc)]),
+                   icon=":material/link_off:")
         return
     try:
         number = int(text or "1")

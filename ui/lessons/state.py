@@ -50,6 +50,12 @@ def page_path(page: str) -> str:
     raise LessonError(key="lessons.err.page", params={"page": page})
 
 
+def problem_lines(exc: LessonError) -> list[str]:
+    """A lesson error's message, then each of its located problems (Markdown lines)."""
+    return [error_text(exc), *(f"- {plain(p.text(current_lang()))}"
+                               for p in list(exc.details or ())[:20])]
+
+
 def open_lesson(name: str) -> Lesson:
     """The sound lesson ``name``.
 
@@ -144,8 +150,7 @@ def sync(page: str) -> str | None:
     except LessonError as exc:
         _drop_link()
         st.session_state.pop(ON_KEY, None)
-        return "\n".join([t("lessons.link.bad"), "", error_text(exc), *(
-            f"- {plain(p.text(current_lang()))}" for p in (exc.details or ()))])
+        return "\n".join([t("lessons.link.bad"), "", *problem_lines(exc)])
     number = _linked_number(text, len(lesson.steps))
     if number is None:
         _drop_link()
