@@ -16,6 +16,7 @@ from tests.browser.conftest import (
     select_tab,
     wait_idle,
 )
+from tests.browser.waits import set_toggle
 from tfcore.model import get_type
 from ui.common.i18n import catalog
 
@@ -169,7 +170,7 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
         frame.locator(".tfl-item[data-type='__input__']"))
     # the side panel below: the canvas spans the page, so fit-view (which keeps node text
     # readable) shows the whole graph
-    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))
+    set_toggle(page, tr["canvas.side_panel"], False)
     frame = _frame(page)
     _select(page, frame, "input")
     fill_and_wait(page, page.get_by_label(tr["builder.input_shape"], exact=True).first, 10)

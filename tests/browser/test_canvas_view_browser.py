@@ -12,6 +12,7 @@ import json
 import pytest
 
 from tests.browser.conftest import act_and_wait, click_and_wait, select_tab, wait_idle
+from tests.browser.waits import set_toggle
 from tests.browser.test_canvas_browser import (
     NODE,
     _add,
@@ -101,7 +102,7 @@ def test_the_canvas_takes_the_page_with_the_panels_closed_and_goes_full_screen(
     page.locator("[data-testid='stSidebar']").hover()
     page.locator("[data-testid='stSidebarCollapseButton'] button").click()
     page.locator("[data-testid='stSidebar'][data-collapsed='true']").wait_for(state="attached")
-    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))
+    set_toggle(page, tr["canvas.side_panel"], False)
     frame = _frame(page)
     frame.wait_for_function(f"() => document.querySelector('.tfl-flow')"
                             f".getBoundingClientRect().width >= {0.7 * WIDTH}")
@@ -152,7 +153,7 @@ def test_auto_layout_keeps_every_node_of_a_long_model_in_view_and_readable(
         server: str, page, lang: str) -> None:
     tr, layers = catalog(lang), 30
     _canvas(page, server, lang, tr)
-    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))  # room
+    set_toggle(page, tr["canvas.side_panel"], False)  # room
     panel = select_tab(page, tr["builder.tab.io"])
     panel.get_by_label(tr["builder.paste_json"]).fill(_long_model(layers))
     click_and_wait(page, panel.get_by_role("button", name=tr["builder.load_json"]))
@@ -183,7 +184,7 @@ def test_dropped_and_reused_nodes_land_apart(
     click_and_wait(page, page.locator("[data-testid='stRadio']").filter(
         has_text=tr["builder.kind"]).get_by_text(tr["builder.kind.functional"], exact=True),
         _frame(page).locator(".tfl-item[data-type='__input__']"))
-    click_and_wait(page, page.get_by_text(tr["canvas.side_panel"], exact=True))  # room
+    set_toggle(page, tr["canvas.side_panel"], False)  # room
     frame = _in_view(page)
     for n, name in enumerate(["dense", "dense_2", "dense_3"]):     # all on one spot
         _add(page, frame, tr, "Dense", (0.5, 0.5), name)

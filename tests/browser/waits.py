@@ -185,6 +185,24 @@ def click_and_wait(page, target, expect: Expect = None, **kwargs) -> None:
                  what=f"click on {target}", **kwargs)
 
 
+def set_toggle(page, label: str, on: bool, tries: int = 3,
+               timeout: float = TIMEOUT_MS) -> None:
+    """Switch the toggle (or checkbox) called ``label`` to ``on``, reading its state before
+    every click: a click whose rerun the probe missed is never undone by a second one."""
+    box = page.get_by_label(label, exact=True)
+    for _ in range(tries):
+        wait_idle(page, timeout)
+        if box.is_checked() == on:
+            settle(page, timeout=timeout)
+            return
+        before = _runs(page)
+        page.get_by_text(label, exact=True).click(timeout=timeout)
+        _reacted(page, before, None, LOST_CLICK_MS)
+    wait_idle(page, timeout)
+    if box.is_checked() != on:
+        raise AssertionError(f"toggle {label!r}: still {not on} after {tries} clicks")
+
+
 def click_button(page, name: str, expect: Expect = None, scope=None, **kwargs) -> None:
     """Click the button called ``name`` (the first one, under ``scope`` when given)."""
     button = (scope or page).get_by_role("button", name=name, exact=True).first
