@@ -129,8 +129,9 @@ def test_expired_and_damaged_records_are_pruned(ws) -> None:
     old.write_text(json.dumps({"lesson": "handbook", "step": 1, "time": stale}))
     broken = presence_dir(ws) / "student-0003.json"
     broken.write_text("{broken")
-    (presence_dir(ws) / "student-0004.json").write_text(json.dumps(
-        {"lesson": "handbook", "step": 1, "time": T0, "name": "Ann"}))
+    extra = presence_dir(ws) / "student-0004.json"          # a field too many: damaged
+    extra.write_text(json.dumps({"lesson": "handbook", "step": 1, "time": T0, "name": "Ann"}))
+    os.utime(extra, (T0, T0))                 # a damaged record ages by its file's time
     (presence_dir(ws) / "notes.txt").write_text("left alone")
     os.utime(broken, (stale, stale))
     assert step_counts(ws, "handbook", now=T0 + 1) == {1: 1}   # damaged ones skipped
