@@ -24,7 +24,6 @@ import fcntl
 import json
 import os
 import re
-import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from tfcore.errors import LessonError
+from tfcore.jsonio import atomic_write_json
 from tfcore.lessons.format import NAME
 from tfcore.workspace import Workspace
 
@@ -188,26 +188,6 @@ def read_lead(workspace: Workspace, now: float | None = None) -> LeadRead:
 # ---------------------------------------------------------------- writes
 
 
-def _write(path: Path, obj: Any, sync: bool) -> None:
-    """Write JSON to a temporary file beside ``path``, then rename it over ``path``: a
-    reader sees the old file or the new one, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(obj, handle)
-            if sync:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 @contextmanager
 def _locked(workspace: Workspace) -> Iterator[None]:
     """The lead's lock: one change at a time, across processes."""
@@ -258,7 +238,7 @@ def set_lead(workspace: Workspace, lesson: str, step: int, *, leader: str, teach
         if before is None:                # a damaged or ended lead: continue its numbers
             revision = max(revision, _last_revision(workspace) + 1)
         lead = Lead(lesson, step, run_id, revision, now, leader)
-        _write(lead_path(workspace), lead.as_json(), sync=True)
+        atomic_write_json(lead_path(workspace), lead.as_json())
         _read_lead.cache_clear()
     return lead
 
@@ -304,8 +284,8 @@ def heartbeat(workspace: Workspace, token: str, lesson: str, step: int,
     if not isinstance(lesson, str) or not NAME.match(lesson) or not _is_int(step):
         return
     now = time.time() if now is None else now
-    _write(presence_dir(workspace) / f"{token}.json",
-           {"lesson": lesson, "step": step, "time": now}, sync=False)
+    atomic_write_json(presence_dir(workspace) / f"{token}.json",
+                      {"lesson": lesson, "step": step, "time": now}, sync=False)
 
 
 def leave(workspace: Workspace, token: str) -> None:
