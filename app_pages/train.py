@@ -4,6 +4,7 @@ import streamlit as st
 
 from tfcore.training import start_run
 from ui.common import guarded, presenter_mode, run_store, t, workspace
+from ui.lessons import followed_run
 from ui.training import (
     RUN_KEY,
     empty_panel,
@@ -38,7 +39,12 @@ if not presenting:
     st.subheader(t("train.live"))
 records = run_store().list()               # newest first
 current = watched_run(records)
-if current is None:
+followed = followed_run()                  # a student following the teacher's run
+if followed is not None:
+    st.caption(t("lessons.follow.run"))
+    with guarded():
+        live_panel(followed, read_only=True)
+elif current is None:
     empty_panel()
 else:
     panel = st.container() if presenting else None          # drawn above the picker

@@ -16,8 +16,17 @@ each session then does, as a browser would.
 
 Prints one row per N: sessions, page runs, errors, p50, p95, max, watcher stall.
 
+``--follow N`` (issue 26, following the teacher) instead: N sessions open the handbook
+lesson's first step with ``&follow=1`` (each follows the teacher), the teacher moves the
+lead to the next step every ``--every`` seconds (10) for ``--duration`` seconds, with the
+engine call the step bar's Next makes (``tfcore.lessons.set_lead``), and each session's time
+from the move to its step bar showing the new step ("Step k of 9", drawn by the page run
+that the session's follow fragment starts) is recorded: p50, p95, max and missed moves.
+Goal: p95 <= 2 s with N = 30 on this machine.
+
     .venv/bin/python bench/bench_sessions.py [--sessions 1,10,30] [--duration 40]
         [--think 2] [--seed-runs 20] [--pace 20] [--budget 300]
+    .venv/bin/python bench/bench_sessions.py --follow 30 [--duration 60] [--every 10]
 
 Goal on a 2-core machine: 30 sessions and one live run, page p95 <= 2 s, stall <= 3 s.
 Everything listens on and connects to 127.0.0.1; every wait is bounded; the server and the
@@ -31,6 +40,7 @@ import asyncio
 import hashlib
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -44,6 +54,8 @@ sys.path.insert(0, str(ROOT))
 PAGES = ("home", "train", "runs")
 CHART_TYPES = {"vega_lite_chart", "arrow_vega_lite_chart"}
 HOST = "127.0.0.1"
+FOLLOW_LESSON, FOLLOW_PAGE = "handbook", "tensors"        # its step 1 is on the Tensors page
+BAR_STEP = re.compile(r"Step (\d+) of \d+")               # the step bar's "Step k of n"
 
 
 # ---------------------------------------------------------------- workspace and live run
@@ -72,6 +84,8 @@ class Session:
     _charts: list = field(default_factory=list)
     _last_charts: str = ""
     _page_started: bool = False          # the requested page's full run has begun
+    query: str = ""                      # the address's query, as the browser keeps it
+    steps_seen: dict = field(default_factory=dict)                # lesson step -> first seen
 
     async def open(self) -> None:
         from websockets.asyncio.client import connect
@@ -93,7 +107,7 @@ class Session:
 
         msg = BackMsg()
         state = msg.rerun_script
-        state.query_string = ""
+        state.query_string = self.query
         if page is not None:
             state.page_name = page
         else:
@@ -138,6 +152,8 @@ class Session:
                     for timer in self._timers.values():
                         timer.cancel()
                     self._timers.clear()
+            elif kind == "page_info_changed":      # st.switch_page, query params set
+                self.query = msg.page_info_changed.query_string
             elif kind == "auto_rerun":
                 fid = msg.auto_rerun.fragment_id
                 if fid in self._timers:
@@ -152,6 +168,10 @@ class Session:
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 element = msg.delta.new_element
                 etype = element.WhichOneof("type")
+                if etype == "html":
+                    found = BAR_STEP.search(element.html.body)
+                    if found and "lesson-name" in element.html.body:
+                        self.steps_seen.setdefault(int(found.group(1)), time.monotonic())
                 if etype in CHART_TYPES:
                     self._charts.append(getattr(element, etype).SerializeToString())
                 elif etype == "exception":
@@ -255,6 +275,51 @@ async def bench(url: str, counts: list[int], duration: float, think: float,
     return rows, warmup
 
 
+async def follow_bench(url: str, workspace: Path, n: int, duration: float, every: float,
+                       timeout: float) -> dict:
+    """N following sessions; the lead moves every ``every`` s; latency of each move."""
+    from tfcore.lessons import read_lesson, set_lead
+    from tfcore.lessons.store import SHIPPED_DIR
+    from tfcore.workspace import Workspace
+
+    ws, teacher = Workspace(workspace), "bench-teacher-0001"
+    last = len(read_lesson(SHIPPED_DIR / f"{FOLLOW_LESSON}.json").lesson.steps)
+    set_lead(ws, FOLLOW_LESSON, 1, leader=teacher, teacher=True)
+    warm = Session(url, "warm", query=f"lesson={FOLLOW_LESSON}&step=1&lang=en")
+    await warm.open()
+    for page in ("tensors", "builder", "train", "runs", "timing"):   # first runs: cold
+        await warm.page_run(page, 180.0)
+    await warm.close()
+    sessions = [Session(url, f"f{i}", query=f"lesson={FOLLOW_LESSON}&step=1&follow=1&lang=en")
+                for i in range(n)]
+    await asyncio.gather(*(s.open() for s in sessions))
+    moves: dict[int, float] = {}
+    try:
+        await asyncio.gather(*(s.page_run(FOLLOW_PAGE, timeout) for s in sessions))
+        start, step = time.monotonic(), 1
+        while step < last and time.monotonic() - start + every <= duration:
+            await asyncio.sleep(every)            # the teacher's pace, not a wait for a state
+            step += 1
+            moves[step] = time.monotonic()
+            await asyncio.to_thread(set_lead, ws, FOLLOW_LESSON, step, leader=teacher,
+                                    teacher=True)
+        settle_until = time.monotonic() + min(every, timeout)
+        while time.monotonic() < settle_until and not all(
+                step in s.steps_seen for s in sessions):
+            await asyncio.sleep(0.2)              # the last move reaches every session
+    finally:
+        await asyncio.gather(*(s.close() for s in sessions), return_exceptions=True)
+    times = [s.steps_seen[k] - t for s in sessions for k, t in moves.items()
+             if k in s.steps_seen and s.steps_seen[k] >= t]
+    missed = sum(1 for s in sessions for k in moves if k not in s.steps_seen)
+    return {"n": n, "moves": len(moves), "shown": len(times), "missed": missed,
+            "errors": sum(s.errors for s in sessions), "p50": percentile(times, 0.5),
+            "p95": percentile(times, 0.95), "max": max(times, default=float("nan")),
+            "per_move": {k: percentile([s.steps_seen[k] - t for s in sessions
+                                        if k in s.steps_seen], 0.95)
+                         for k, t in moves.items()}}
+
+
 def print_head(warmup: dict) -> None:
     print("first run of each page (cold caches): "
           + ", ".join(f"{p} {s:.2f} s" for p, s in warmup.items()))
@@ -291,6 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--live", choices=("worker", "synthetic"), default="worker",
                    help="live run: a real training worker (default), or a writer that "
                         "plays one without TensorFlow")
+    p.add_argument("--follow", type=int, metavar="N",
+                   help="N sessions follow the teacher; the lead moves every --every s")
+    p.add_argument("--every", type=float, default=10.0,
+                   help="--follow: seconds between the teacher's moves (default 10)")
     p.add_argument("--prepare", metavar="RUNS_ROOT", help=argparse.SUPPRESS)
     p.add_argument("--feed", metavar="RUNS_ROOT", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -301,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.feed:                     # the child that plays a worker (--live synthetic)
         feed(Path(args.feed), args.pace, args.budget)
         return 0
+    if args.follow is not None:
+        return follow_main(args)
     counts = [int(n) for n in args.sessions.split(",") if n.strip()]
     if any(n < 1 or n > 100 for n in counts):
         raise SystemExit("--sessions: each N must be in 1..100")
@@ -356,6 +427,44 @@ def main(argv: list[str] | None = None) -> int:
             # A client that closes its socket makes Streamlit log WebSocketDisconnected.
             if log.count("Traceback") > log.count("WebSocketDisconnected"):
                 print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+    return 0
+
+
+def follow_main(args: argparse.Namespace) -> int:
+    if not 1 <= args.follow <= 100:
+        raise SystemExit("--follow: N must be in 1..100")
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tflab-bench-follow-") as tmp:
+        workspace = Path(tmp) / "ws"
+        workspace.mkdir()
+        port = free_port()
+        server = start_server(workspace, port, Path(tmp) / "server.log")
+        try:
+            wait_healthy(port, server)
+            load = os.getloadavg()
+            print(f"server 127.0.0.1:{port}, {args.follow} following sessions, a move every "
+                  f"{args.every:.0f} s for {args.duration:.0f} s; load average "
+                  f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+            left = args.budget - (time.monotonic() - began)
+            r = asyncio.run(asyncio.wait_for(follow_bench(
+                f"ws://{HOST}:{port}/_stcore/stream", workspace, args.follow, args.duration,
+                args.every, args.timeout), left))
+        except (asyncio.TimeoutError, TimeoutError):
+            print(f"bench exceeded its budget of {args.budget:.0f} s", file=sys.stderr)
+            return 1
+        finally:
+            stop_server(server)
+            log = (Path(tmp) / "server.log").read_text(errors="replace")
+            if log.count("Traceback") > log.count("WebSocketDisconnected"):
+                print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+        load = os.getloadavg()
+        print(f"{'N':>4} {'moves':>6} {'shown':>6} {'missed':>7} {'errors':>7} {'p50 s':>7} "
+              f"{'p95 s':>7} {'max s':>7}")
+        print(f"{r['n']:>4} {r['moves']:>6} {r['shown']:>6} {r['missed']:>7} {r['errors']:>7} "
+              f"{r['p50']:>7.2f} {r['p95']:>7.2f} {r['max']:>7.2f}")
+        print("p95 per move (step: s): " + ", ".join(
+            f"{k}: {v:.2f}" for k, v in r["per_move"].items()))
+        print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0
 
 

@@ -17,19 +17,21 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def atomic_write_json(path: Path, obj: Any) -> None:
+def atomic_write_json(path: Path, obj: Any, *, sync: bool = True) -> None:
     """Write JSON to a temp file in the same folder, fsync it, then ``os.replace``.
 
     A crash at any moment leaves either the old file or the new one, never a mix.
-    """
+    ``sync=False`` skips the fsync: for small records that are rewritten every few seconds
+    and worthless after a crash (a session's presence)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(obj, handle, indent=2, ensure_ascii=False, default=_json_default)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

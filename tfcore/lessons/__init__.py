@@ -1,6 +1,7 @@
 """Lessons: a teacher's prepared sequence of page states, with notes and prompts in English
 and Chinese; the shipped lessons and the workspace's own, read and checked with located
-problems; steps captured from a page's address and edited in the workspace (authoring).
+problems; steps captured from a page's address and edited in the workspace (authoring);
+the teacher's lead and the students' presence when a class follows (follow).
 
 Code outside this package imports only the names below (``__all__``).
 """
@@ -28,6 +29,18 @@ from tfcore.lessons.authoring import (
     retitle,
     save_lesson,
     suggest_name,
+)
+from tfcore.lessons.follow import (
+    HEARTBEAT_EVERY,
+    PRESENCE_TTL,
+    Lead,
+    LeadRead,
+    end_lead,
+    heartbeat,
+    leave,
+    read_lead,
+    set_lead,
+    step_counts,
 )
 from tfcore.lessons.format import (
     LESSON_FORMAT,
@@ -68,6 +81,16 @@ __all__ = [
     "retitle",
     "save_lesson",
     "suggest_name",
+    "HEARTBEAT_EVERY",
+    "Lead",
+    "LeadRead",
+    "PRESENCE_TTL",
+    "end_lead",
+    "heartbeat",
+    "leave",
+    "read_lead",
+    "set_lead",
+    "step_counts",
     "LESSON_FORMAT",
     "PAGES",
     "RESERVED_PARAMS",

@@ -1,6 +1,7 @@
 """The step bar at the top of every page while a lesson is on: the lesson and the step's
 title, step k of n, Previous / Next (also the keyboard's Left / Right arrows), the students'
-prompt, a link to the teacher's notes window, and an end to the lesson."""
+prompt, a link to the teacher's notes window, and an end to the lesson; with the teacher's
+Lead this lesson, or a student's Follow the teacher and Try it myself (``follow``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui.common import current_lang, guarded, pick, plain, t
+from ui.lessons.follow import controls, ended, follow_watch, forked, take_link
 from ui.lessons.keys import arrow_keys
 from ui.lessons.notes import notes_view, paragraphs
 from ui.lessons.state import (
@@ -44,12 +46,15 @@ def lesson_bar(page: str) -> None:
         notes_view()
         st.stop()
     with guarded():                        # a lesson never breaks the page below it
+        take_link()                        # ?follow=1
+        forked()                           # Try it myself: the step in this session's state
         message = sync(page)               # a link or a reload: may open the step's page
         if message:
             st.warning(message, icon=":material/link_off:")
         position = current()
         if position is not None:
             _bar(position)
+        follow_watch(position, page)       # the teacher's counts, or a student's look
 
 
 def _notes_link(position: Position) -> str:
@@ -76,13 +81,15 @@ def _bar(position: Position) -> None:
                                   disabled=number >= position.total)
             st.link_button(t("lessons.bar.notes"), _notes_link(position),
                            icon=":material/speaker_notes:", help=t("lessons.bar.notes_help"))
-            ended = st.button(t("lessons.bar.stop"), key="lessons.bar.end",
+            controls(position)             # Lead, or Follow the teacher / Try it myself
+            end = st.button(t("lessons.bar.stop"), key="lessons.bar.end",
                               icon=":material/close:", help=t("lessons.bar.end"))
         with st.container(key="lesson-prompt"):
             st.markdown("\n\n".join(f":material/school: {plain(part)}" if i == 0 else plain(part)
                                     for i, part in enumerate(paragraphs(pick(step.prompt)))))
         move = arrow_keys()
-    if ended:
+    if end:
+        ended()
         stop()
         st.rerun()
     if previous or move == "prev" and number > 1:

@@ -285,7 +285,7 @@ def _results(record: RunRecord) -> None:
                                                analysis.point_labels), width="stretch")
 
 
-def _body(run_id: str) -> None:
+def _body(run_id: str, read_only: bool = False) -> None:
     try:
         record = run_store().get(run_id)
     except Exception:  # noqa: BLE001 - the run was deleted meanwhile
@@ -295,10 +295,12 @@ def _body(run_id: str) -> None:
         _failure(record)
         _charts(_buffer(run_id))
         _status_line(record)
-        _buttons(record)
+        if not read_only:
+            _buttons(record)
     else:
         _status_line(record)
-        _buttons(record)
+        if not read_only:
+            _buttons(record)
         _failure(record)
         _charts(_buffer(run_id))
     with guarded():                  # its insides, read incrementally (issue 25)
@@ -307,7 +309,7 @@ def _body(run_id: str) -> None:
     _checkpoints(record)
     if record.status.state == FINISHED:
         _results(record)
-    if not presenter_mode():
+    if not presenter_mode() and not read_only:
         st.caption(t("train.tensorboard"))
         st.code(f"tensorboard --logdir {Path(record.paths.tb_dir)}", language="bash")
         from ui.runs import open_tensorboard_button  # T4: the real TensorBoard, linked
@@ -325,9 +327,10 @@ def _has_points(run_id: str) -> bool:
     return bool(buffer.size("train") or buffer.size("val"))
 
 
-def live_panel(run_id: str) -> None:
+def live_panel(run_id: str, read_only: bool = False) -> None:
     """Draw a run's panel; while it is active, redraw it every second (faster until its
-    first point arrives)."""
+    first point arrives). ``read_only``: without Stop / Resume and the TensorBoard launcher
+    (a student following the teacher's run)."""
     record = run_store().get(run_id)
     active = record.status.state in ACTIVE_STATES
     waiting = active and not _has_points(run_id)
@@ -336,7 +339,7 @@ def live_panel(run_id: str) -> None:
     # (its labels show the state), and this panel stops polling once the run has ended.
     @st.fragment(run_every=(FIRST_POINT_POLL_S if waiting else POLL_S) if active else None)
     def panel() -> None:
-        _body(run_id)
+        _body(run_id, read_only)
         if waiting and _has_points(run_id):
             st.rerun()                      # the first point is drawn: poll once a second
 

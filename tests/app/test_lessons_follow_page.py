@@ -1,0 +1,89 @@
+"""Issue 26, item 5, on the pages: on a shared server the teacher (signed in with the
+teacher password) leads a lesson; a student (no password) cannot lead, follows, and on
+their next script run is on the teacher's step; Try it myself stops following and opens
+the step in the student's own session; the teacher's bar counts the student."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit import config
+
+from tests.app.lesson_helpers import assert_on_step, open_link, shown_title
+from tfcore.lessons import SHIPPED_DIR, read_lead, read_lesson
+from tfcore.workspace import default_workspace
+from ui.common.i18n import catalog
+
+HANDBOOK = read_lesson(SHIPPED_DIR / "handbook.json").lesson
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def shared_server():
+    before = config.get_option("server.address")
+    config.set_option("server.address", "0.0.0.0")
+    yield
+    config.set_option("server.address", before)
+
+
+def _teacher(lang: str):
+    at = open_link({}, lang)
+    at.secrets["teacher_password"] = PASSWORD
+    at.switch_page("app_pages/lessons.py").run()
+    at.text_input(key="lessons.teacher").input(PASSWORD).run()
+    at.button(key="lessons.start.handbook").click().run()
+    assert_on_step(at, HANDBOOK.steps[0], lang)
+    return at
+
+
+def _keys(at) -> set[str]:
+    return {w.key for kind in ("button", "toggle") for w in at.get(kind)}
+
+
+def _counts(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_teacher_leads_a_student_follows_and_forks(shared_server, lang: str) -> None:
+    words = catalog(lang)
+    teacher = _teacher(lang)
+    assert "lessons.follow.lead" in _keys(teacher)
+    student = open_link({"lesson": "handbook", "step": "1"}, lang)
+    assert "lessons.follow.lead" not in _keys(student)            # no password: no lead
+    assert "lessons.follow.toggle" not in _keys(student)          # nobody leads yet
+
+    teacher.button(key="lessons.follow.lead").click().run()
+    assert "lessons.follow.unlead" in _keys(teacher)
+    lead = read_lead(default_workspace()).lead
+    assert (lead.lesson, lead.step, lead.run_id) == ("handbook", 1, None)
+    teacher.button(key="lessons.bar.next").click().run()
+    assert_on_step(teacher, HANDBOOK.steps[1], lang)
+    assert read_lead(default_workspace()).lead.step == 2
+
+    student.run()                                   # the bar now offers Follow
+    student.toggle(key="lessons.follow.toggle").set_value(True).run()
+    assert_on_step(student, HANDBOOK.steps[1], lang)   # moved to the teacher's step
+    assert student.query_params["step"] == "2"
+    teacher.run()
+    expected = words["lessons.follow.counts"].format(
+        counts=words["lessons.follow.count_item"].format(k=2, n=1))
+    assert expected in _counts(teacher)
+
+    teacher.button(key="lessons.bar.next").click().run()
+    assert_on_step(teacher, HANDBOOK.steps[2], lang)
+    student.run()                                    # its next script run: step 3
+    assert_on_step(student, HANDBOOK.steps[2], lang)
+
+    student.button(key="lessons.follow.fork").click().run()     # Try it myself
+    assert_on_step(student, HANDBOOK.steps[2], lang)
+    assert student.session_state["lessons.follow.on"] is False
+    assert student.toggle(key="lessons.follow.toggle").value is False
+    teacher.button(key="lessons.bar.next").click().run()
+    student.run()
+    assert_on_step(student, HANDBOOK.steps[2], lang)          # stays: no longer follows
+    assert student.query_params["step"] == "3"
+
+    teacher.button(key="lessons.bar.end").click().run()       # End: the lead ends
+    assert read_lead(default_workspace()).lead is None
+    assert not teacher.exception and not student.exception
+    assert shown_title(student)
