@@ -1,7 +1,7 @@
 """Issue 26, item 6: a page's state is its address. Clicking a tab writes ``?tab=<name>``
 (the engine's name, in either language) without making the tabs a new element; a new
 session on that address (a reload, a shared link) opens the same tab; "Add this view to a
-lesson" captures it; the Runs page keeps its chosen run in ``?run=``.
+lesson" captures it; the Runs page and the Weights lab keep their chosen run in ``?run=``.
 
 AppTest has no tab clicks: :func:`click_tab` sends what the browser sends when a tab is
 clicked, the tab strip's widget value (the tab's label) under its element id.
@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app.apptest_helpers import APP, assert_clean, open_page
 from tests.app.lesson_helpers import _blocks, open_tab
 from tests.unit.fixtures_runs import make_run
+from tests.unit.fixtures_weights import make_run as make_weights_run
 from tfcore.lessons import PAGES, lessons_dir
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -164,3 +165,29 @@ def test_the_runs_page_keeps_its_run_in_the_address(run_ids: list[str]) -> None:
     assert words["links.ignored"].format(name="run", value="gone_run") in [
         w.value for w in stale.warning]
     assert stale.query_params["run"] == stale.selectbox(key="runs.detail.run").value
+
+
+def test_the_weights_lab_keeps_its_run_in_the_address() -> None:
+    runs = default_workspace().ensure().runs
+    make_weights_run(runs / "weights_a", steps=(5, 9))
+    make_weights_run(runs / "weights_b", steps=(3,))
+    at = _open("weights")
+    assert "run" not in at.query_params
+    at.radio(key="weights.origin").set_value("run").run()
+    at.selectbox(key="weights.run").set_value("weights_b").run()
+    assert at.query_params["run"] == "weights_b"
+
+    fresh = _open("weights", query={"run": "weights_b"})   # a reload, a shared link
+    assert not fresh.exception, [e.value for e in fresh.exception]
+    assert fresh.radio(key="weights.origin").value == "run"
+    assert fresh.selectbox(key="weights.run").value == "weights_b"
+    fresh.selectbox(key="weights.run").set_value("weights_a").run()
+    assert fresh.query_params["run"] == "weights_a"         # the person's choice stays
+    assert fresh.selectbox(key="weights.run").value == "weights_a"
+    fresh.radio(key="weights.origin").set_value("model").run()
+    assert "run" not in fresh.query_params                  # a model: no run in the address
+
+    stale = _open("weights", query={"run": "gone"})
+    assert catalog("en")["links.ignored"].format(name="run", value="gone") in [
+        w.value for w in stale.warning]
+    assert stale.radio(key="weights.origin").value == "model" and not stale.exception

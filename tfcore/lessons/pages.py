@@ -26,7 +26,7 @@ PAGES: dict[str, PageInfo] = {
     "pipeline": PageInfo(),
     "placement": PageInfo(),
     "builder": PageInfo(tabs=("tryit", "code", "io", "save"), params=("preset",)),
-    "weights": PageInfo(params=("preset",)),
+    "weights": PageInfo(params=("preset", "run")),
     "custom_code": PageInfo(),
     "train": PageInfo(params=None),
     "runs": PageInfo(tabs=("config", "curves", "ckpts", "vars", "diff", "filters", "restore",
