@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import TIMEOUT_MS, click_and_wait, fill_and_wait, wait_idle
+from tests.browser.conftest import TIMEOUT_MS, wait_idle
+from tests.browser.test_lessons_authoring_browser import add_this_view
 from tests.browser.waits import select_tab
 from tfcore.lessons import find_lesson
 from tfcore.workspace import default_workspace
@@ -48,13 +49,7 @@ def test_a_clicked_tab_is_in_the_address_survives_a_reload_and_is_captured(
     _tab_in_address(page, name)
 
     lesson = f"tab_link_{stem}"
-    sidebar = page.locator("[data-testid='stSidebar']")
-    click_and_wait(page, sidebar.get_by_role("button", name=EN["lessons.add.open"]),
-                   page.get_by_text(EN["lessons.add.go"], exact=True))
-    fill_and_wait(page, page.get_by_role("textbox", name=EN["lessons.add.name"]), lesson)
-    done = page.get_by_text(EN["lessons.add.added"].format(
-        k=1, lesson=lesson, name=lesson).split(" Write")[0])
-    click_and_wait(page, page.locator(".st-key-lessons-add-go button"), done)
+    add_this_view(page, lesson)
     step = find_lesson(default_workspace(), lesson).lesson.steps[0]
     assert (step.page, step.tab) == (stem, name)
     _selected(page, EN[label])                        # capturing left the page as it was
