@@ -3,7 +3,7 @@
 import streamlit as st
 
 from tfcore.runs import list_runs
-from ui.common import guarded, located_text, plain, t, workspace
+from ui.common import guarded, linked, linked_tabs, located_text, plain, t, url_keeps, workspace
 from ui.insight import insight_panel
 from ui.runs import (
     checkpoints_tab,
@@ -50,11 +50,15 @@ else:
         st.subheader(t("runs.detail.title"))
         by_id = {s.run_id: s for s in shown}
         labels = {s.run_id: run_label(s) for s in shown}
-        if st.session_state.get("runs.detail.run") not in by_id:
+        run_link = linked("runs", "run", by_id)      # ?run=<id>: a shared link, a lesson step
+        if run_link is not None:
+            st.session_state["runs.detail.run"] = run_link
+        elif st.session_state.get("runs.detail.run") not in by_id:
             # set, not dropped: a dropped key leaves the browser showing the old choice
             st.session_state["runs.detail.run"] = next(iter(by_id))
         run_id = st.selectbox(t("runs.detail.run"), list(by_id), format_func=labels.get,
                               key="runs.detail.run")
+        url_keeps("runs", "run", run_id)            # a reload opens this run again
         summary = by_id[run_id]
         run_dir = root / run_id
         for problem in summary.problems:
@@ -64,7 +68,7 @@ else:
         listing = listing_for(run_dir)
         names = ("config", "curves", "ckpts", "vars", "diff", "filters", "restore", "export",
                  "manage")
-        tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))
+        tabs = dict(zip(names, linked_tabs("runs", {n: t(f"runs.tab.{n}") for n in names})))
         with tabs["config"], guarded():
             config_tab(run_dir, summary)
         with tabs["curves"], guarded():

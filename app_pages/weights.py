@@ -12,8 +12,10 @@ from ui.weights import (
     deferred_panel,
     edit_panel,
     files_panel,
+    forget_run_link,
     init_panel,
     inspector,
+    open_linked_run,
     overview,
     path_browser,
     pick_run,
@@ -25,6 +27,8 @@ st.title(t("weights.title"))
 st.caption(t("weights.intro"))
 if open_linked_model("weights", "weights"):   # ?preset=NAME: a shared link, a lesson step
     st.session_state["weights.origin"] = "model"
+if open_linked_run():                         # ?run=ID: a run's weights (after ?preset=)
+    st.session_state["weights.origin"] = "run"
 
 origin = st.radio(t("weights.origin"), ["model", "run"], horizontal=True, key="weights.origin",
                   format_func={o: t(f"weights.origin.{o}") for o in ("model", "run")}.get)
@@ -34,6 +38,7 @@ try:
         found = pick_run()
         model = found[0] if found else None
     else:
+        forget_run_link()
         spec = pick_model("weights", default_preset="mlp")
         model = spec_model(spec) if spec is not None else None
 except TFLabError as exc:

@@ -36,6 +36,18 @@ def _selectbox(page, label: str):
         has=page.get_by_text(label, exact=True)).first
 
 
+def add_this_view(page, name: str) -> None:
+    """The sidebar's "Add this view to a lesson", into a new lesson ``name``; waits for
+    its "Added as step 1" message."""
+    sidebar = page.locator("[data-testid='stSidebar']")
+    click_and_wait(page, sidebar.get_by_role("button", name=EN["lessons.add.open"]),
+                   page.get_by_text(EN["lessons.add.go"], exact=True))
+    fill_and_wait(page, page.get_by_role("textbox", name=EN["lessons.add.name"]), name)
+    done = page.get_by_text(EN["lessons.add.added"].format(
+        k=1, lesson=name, name=name).split(" Write")[0])
+    click_and_wait(page, page.locator(".st-key-lessons-add-go button"), done)
+
+
 def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
                                                              tmp_path: Path) -> None:
     shots = Path(os.environ.get("TFLAB_SHOTS") or tmp_path)
@@ -49,13 +61,7 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
     page.wait_for_function("() => location.search.includes('optimizer=sgd')",
                            timeout=TIMEOUT_MS)
 
-    sidebar = page.locator("[data-testid='stSidebar']")
-    click_and_wait(page, sidebar.get_by_role("button", name=EN["lessons.add.open"]),
-                   page.get_by_text(EN["lessons.add.go"], exact=True))
-    fill_and_wait(page, page.get_by_role("textbox", name=EN["lessons.add.name"]), NAME)
-    done = page.get_by_text(EN["lessons.add.added"].format(
-        k=1, lesson=NAME, name=NAME).split(" Write")[0])
-    click_and_wait(page, page.locator(".st-key-lessons-add-go button"), done)
+    add_this_view(page, NAME)
     page.screenshot(path=str(shots / "lessons-add-view-1280x800-en.png"))
     step = find_lesson(default_workspace(), NAME).lesson.steps[0]
     assert step.page == "train" and step.query["optimizer"] == "sgd"

@@ -26,10 +26,11 @@ PAGES: dict[str, PageInfo] = {
     "pipeline": PageInfo(),
     "placement": PageInfo(),
     "builder": PageInfo(tabs=("tryit", "code", "io", "save"), params=("preset",)),
-    "weights": PageInfo(params=("preset",)),
+    "weights": PageInfo(params=("preset", "run")),
     "custom_code": PageInfo(),
     "train": PageInfo(params=None),
-    "runs": PageInfo(),
+    "runs": PageInfo(tabs=("config", "curves", "ckpts", "vars", "diff", "filters", "restore",
+                           "export", "manage"), params=("run",)),
     "timing": PageInfo(tabs=("compare", "g1", "sweep", "tracing", "autograph")),
 }
 """Page name (its file's stem under ``app_pages/``) -> what a step may ask of it."""

@@ -46,7 +46,7 @@ from ui.builder import (
 from ui.canvas import history
 from ui.canvas.component import KEY, check_event, component_events, label_names, model_canvas
 from ui.canvas.side import SELECTED, side_panel
-from ui.common import CURRENT_SPEC_KEY, kept, pick, plain, t
+from ui.common import CURRENT_SPEC_KEY, kept, linked_tabs, pick, plain, t
 
 MODE, ACK, REV, ERROR = "bld.mode", "canvas.ack", "canvas.rev", "canvas.error"
 SIDE = "canvas.side"
@@ -278,8 +278,8 @@ def _page() -> None:
                      ack=st.session_state.get(ACK),
                      can_undo=history.can(-1), can_redo=history.can(1), height=HEIGHT,
                      trail=_trail(path), status=status)
-    code, io, save = st.tabs([t("builder.tab.code"), t("builder.tab.io"),
-                              t("builder.tab.save")])
+    code, io, save = linked_tabs("builder", {name: t(f"builder.tab.{name}")  # no Try it here
+                                             for name in ("code", "io", "save")})
     good = st.session_state.get(CURRENT_SPEC_KEY)
     shown = spec if summary.ok or good is None else good
     with code:

@@ -12,7 +12,7 @@ from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
 from ui.common.memory import forget, kept, recall, remember, remembered
-from ui.common.links import linked, linked_tabs, reopen_links
+from ui.common.links import linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
 from ui.common.resources import (
@@ -56,6 +56,7 @@ __all__ = [
     "kept",
     "linked",
     "linked_tabs",
+    "url_keeps",
     "keras_reset_disabled",
     "error_text",
     "located_text",

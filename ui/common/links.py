@@ -1,5 +1,6 @@
 """Page state that a link opens: ``?tab=tape`` selects a page's tab, ``?preset=mlp`` opens a
-preset in the builder or the weights lab (a lesson step is such a link).
+preset in the builder or the weights lab (a lesson step is such a link). A tab chosen by a
+click is written back to ``?tab=`` (:func:`linked_tabs`).
 
 A link's value is applied once per session and page (a later change by the person stays
 theirs), until :func:`reopen_links` says a step was entered again. A value the page does not
@@ -33,28 +34,53 @@ def linked(page: str, name: str, allowed: Collection[str]) -> str | None:
     return text
 
 
+def url_keeps(page: str, name: str, value: str) -> None:
+    """Write the page's current ``value`` of ``name`` into the address (a reload, a shared
+    link or a captured step opens it again); a value the page wrote is not applied again
+    as a link by :func:`linked`."""
+    if st.query_params.get(name) != value:
+        st.query_params[name] = value
+    st.session_state.setdefault(APPLIED, {})[f"{page}:{name}"] = value
+
+
 def reopen_links() -> None:
     """Apply the next page's link values again (a lesson step entered anew)."""
     st.session_state.pop(APPLIED, None)
 
 
 def linked_tabs(page: str, labels: Mapping[str, str]) -> Sequence:
-    """``st.tabs`` over ``labels`` ({tab name: label}, the names :data:`PAGES` gives the page),
-    opened at the tab ``?tab=`` names.
+    """``st.tabs`` over ``labels`` ({tab name: label}, the names :data:`PAGES` gives the page,
+    all of them or some in their order), opened at the tab ``?tab=`` names; choosing a tab
+    writes its name to ``?tab=``, so a reload, a shared address or a captured lesson step
+    opens the same tab.
+
+    The tabs are a keyed widget whose key stays the same (no new element, no flash, when a
+    link or a click changes the tab): a new ``?tab=`` selects its tab through the widget's
+    session state. Every tab's body still runs (nothing reads ``.open``); a click reruns the
+    page. A name the page has but this view does not show (the builder's Canvas mode has no
+    Try it tab) opens the first tab and leaves the address as it is.
 
     Raises:
-        ValueError: the names differ from the page's registered tabs (a bug).
+        ValueError: the names are not the page's registered tabs (a bug).
     """
     names = tuple(labels)
-    if names != PAGES[page].tabs:
+    registered = PAGES[page].tabs
+    if not names or [n for n in registered if n in names] != list(names):
         raise ValueError(f"{page}: tabs {names} differ from tfcore.lessons.PAGES "
-                         f"{PAGES[page].tabs}")
+                         f"{registered}")
+    key = f"{page}.tabs"
     wanted = st.query_params.get(TAB_PARAM)
-    if wanted is not None and wanted not in labels:
+    if wanted is not None and wanted not in registered:
         st.warning(t("links.ignored", name=TAB_PARAM, value=wanted[:80]),
                    icon=":material/link_off:")
-        wanted = None
-    # A tab chosen by a link is a new element (its key names the tab): the browser shows
-    # it selected even when the same page was open at another tab a moment ago.
-    return st.tabs(list(labels.values()), default=labels[wanted] if wanted else None,
-                   key=f"{page}.tabs.{wanted or names[0]}")
+    elif wanted in labels and st.session_state.get(key) != labels[wanted]:
+        st.session_state[key] = labels[wanted]          # set before the widget is drawn
+    return st.tabs(list(labels.values()), key=key, on_change=_tab_chosen,
+                   args=(key, {label: name for name, label in labels.items()}))
+
+
+def _tab_chosen(key: str, names: Mapping[str, str]) -> None:
+    """A tab was clicked: its name goes into the address (``?tab=``)."""
+    name = names.get(st.session_state.get(key))
+    if name is not None and st.query_params.get(TAB_PARAM) != name:
+        st.query_params[TAB_PARAM] = name

@@ -21,8 +21,10 @@ from ui.weights.panels import (
     deferred_panel,
     edit_panel,
     files_panel,
+    forget_run_link,
     init_panel,
     inspector,
+    open_linked_run,
     overview,
     pick_run,
     variable_table,
@@ -31,7 +33,8 @@ from ui.weights.path_browser import path_browser
 
 __all__ = [
     "activations_panel", "choose_variable", "current_spec", "deferred_panel",
-    "diverging_scale", "edit_panel", "files_panel", "filter_frame", "filter_grid_chart", "grid_chart",
-    "image_frame", "init_panel", "inspector", "overview", "path_browser", "pick_run",
-    "reduce_matrix", "spec_model", "variable_table",
+    "diverging_scale", "edit_panel", "files_panel", "filter_frame", "filter_grid_chart",
+    "forget_run_link", "grid_chart", "image_frame", "init_panel", "inspector",
+    "open_linked_run", "overview", "path_browser", "pick_run", "reduce_matrix", "spec_model",
+    "variable_table",
 ]

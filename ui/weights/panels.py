@@ -16,9 +16,12 @@ import streamlit as st
 
 from tfcore.model import INITIALIZERS
 from tfcore.weights import TensorStats, VariableInfo, WeightTable, histogram, variable_values
-from ui.common import PAGES, pick, plain, show_error, t
+from ui.common import PAGES, linked, pick, plain, show_error, t, url_keeps
 from ui.weights import actions as act
 from ui.weights import charts
+
+
+RUN_PARAM = "run"                  # ?run=<run id>: the run whose weights the page shows
 
 
 def show_flash(area: str) -> None:
@@ -33,16 +36,38 @@ def show_flash(area: str) -> None:
         st.success(payload, icon=":material/check_circle:")
 
 
-def pick_run() -> tuple[Any, Any] | None:
-    """Choose a run that left weights; return its model and ``RunModel`` (or None)."""
+def _runs_with_weights() -> list[str]:
     from tfcore.weights import has_weights
     from ui.common import workspace
 
-    runs = [r for r in workspace_runs() if has_weights(workspace().runs / r)]
+    return [r for r in workspace_runs() if has_weights(workspace().runs / r)]
+
+
+def open_linked_run() -> bool:
+    """``?run=<id>`` (a shared link, a lesson step): choose that run's weights; True when
+    the link chose it (a run without weights is named in a warning)."""
+    run_id = linked("weights", RUN_PARAM, _runs_with_weights())
+    if run_id is None:
+        return False
+    st.session_state["weights.run"] = run_id
+    return True
+
+
+def forget_run_link() -> None:
+    """The model is not a run's: the address no longer names one."""
+    if RUN_PARAM in st.query_params:
+        del st.query_params[RUN_PARAM]
+
+
+def pick_run() -> tuple[Any, Any] | None:
+    """Choose a run that left weights; return its model and ``RunModel`` (or None). The
+    choice is kept in the address (``?run=``)."""
+    runs = _runs_with_weights()
     if not runs:
         st.info(t("weights.run.none"))
         return None
     run_id = st.selectbox(t("weights.run.pick"), runs, key="weights.run")
+    url_keeps("weights", RUN_PARAM, run_id)
     st.button(t("weights.run.reload"), on_click=act.on_reload_run, key="weights.run.reload")
     model, record = act.run_model(run_id)
     step = "-" if record.step is None else record.step
