@@ -2,8 +2,9 @@
 
 import streamlit as st
 
+from tfcore.lessons import PAGES
 from tfcore.runs import list_runs
-from ui.common import guarded, located_text, plain, t, workspace
+from ui.common import guarded, linked_tabs, located_text, plain, t, workspace
 from ui.insight import insight_panel
 from ui.runs import (
     checkpoints_tab,
@@ -62,13 +63,14 @@ else:
         with guarded():
             code_panel(run_dir)       # the run's own code vs the workspace's
         listing = listing_for(run_dir)
-        names = ("config", "curves", "ckpts", "vars", "diff", "filters", "restore", "export",
-                 "manage")
-        tabs = dict(zip(names, st.tabs([t(f"runs.tab.{n}") for n in names])))
+        names = PAGES["runs"].tabs        # ?tab=inside opens one
+        tabs = dict(zip(names, linked_tabs("runs", {n: t(f"runs.tab.{n}") for n in names})))
         with tabs["config"], guarded():
             config_tab(run_dir, summary)
         with tabs["curves"], guarded():
             curves_tab(root, run_id, listing)
+        with tabs["inside"], guarded():
+            insight_panel(run_dir, "insight.runs")    # its insides over time, replayed
         with tabs["manage"], guarded():
             manage_tab(root, summary)
         if listing is None:
@@ -87,7 +89,5 @@ else:
                 restore_tab(root, summary, listing)
             with tabs["export"], guarded():
                 export_tab(root, summary, listing)
-        with guarded():
-            insight_panel(run_dir, "insight.runs")    # its insides over time, replayed
 
 foreign_panel()

@@ -29,7 +29,8 @@ PAGES: dict[str, PageInfo] = {
     "weights": PageInfo(params=("preset",)),
     "custom_code": PageInfo(),
     "train": PageInfo(params=None),
-    "runs": PageInfo(),
+    "runs": PageInfo(tabs=("config", "curves", "inside", "ckpts", "vars", "diff", "filters",
+                           "restore", "export", "manage")),
     "timing": PageInfo(tabs=("compare", "g1", "sweep", "tracing", "autograph")),
 }
 """Page name (its file's stem under ``app_pages/``) -> what a step may ask of it."""

@@ -151,6 +151,23 @@ def box_key(where: str, name: str) -> str:
     return f"{where}.{name}".replace(".", "_")
 
 
+HEADER = 96            # px above a chart scrolled to the top of the window: the app's header
+
+
+def boundary_css(key: str, style: InsightStyle) -> str:
+    """The boundary chart's box ``key``: as wide as its column, within the window's height
+    (the whole chart in view when scrolled to it, at 1280x800 too), and as much taller than
+    wide as its axes and legend need (:func:`charts.plane_room`) for a square plot."""
+    beside, above = charts.plane_room(style)
+    cap = f"max({style.plane + beside}px, calc(100vh - {HEADER + above - beside}px))"
+    box = f".st-key-{key}"
+    return (f"<style>{box} {{ container-type: inline-size; width: min(100%, {cap}); }}\n"
+            f"{box} > [data-testid='stElementContainer'] {{ height: calc(100cqw + "
+            f"{above - beside}px); }}\n"
+            f"{box} [data-testid='stFullScreenFrame'], "
+            f"{box} [data-testid='stFullScreenFrame'] > div {{ height: 100%; }}</style>")
+
+
 def _plane(run_dir: Path, insight: Insight, step: int, where: str,
            style: InsightStyle) -> None:
     """The boundary and the neurons (or why not, and per-layer summaries) at ``step``."""
@@ -164,11 +181,13 @@ def _plane(run_dir: Path, insight: Insight, step: int, where: str,
     with left:
         st.markdown(f"**{t('insight.boundary', step=step, epoch=record.get('epoch', '-'))}**")
         if grid is not None:
-            with st.container(key=box_key(where, "boundary")):
+            key = box_key(where, "boundary")
+            st.html(boundary_css(key, style))
+            with st.container(key=key):         # the column's width, square: the CSS above
                 cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
                               style == PRESENTER, lang),
                              lambda: charts.boundary_chart(meta, grid, titles, style),
-                             width="content")
+                             width="stretch", height="stretch")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
     with right:
