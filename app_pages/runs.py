@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from tfcore.lessons import PAGES
 from tfcore.runs import list_runs
 from ui.common import guarded, linked_tabs, located_text, plain, t, workspace
 from ui.insight import insight_panel
@@ -63,7 +62,8 @@ else:
         with guarded():
             code_panel(run_dir)       # the run's own code vs the workspace's
         listing = listing_for(run_dir)
-        names = PAGES["runs"].tabs        # ?tab=inside opens one
+        names = ("config", "curves", "inside", "ckpts", "vars", "diff", "filters", "restore",
+                 "export", "manage")      # tfcore.lessons.PAGES's; ?tab=inside opens one
         tabs = dict(zip(names, linked_tabs("runs", {n: t(f"runs.tab.{n}") for n in names})))
         with tabs["config"], guarded():
             config_tab(run_dir, summary)

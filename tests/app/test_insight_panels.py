@@ -239,6 +239,24 @@ def test_the_runs_page_shows_the_insides_in_a_tab_of_their_own(lang: str) -> Non
     assert open_tab(linked) == 2
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_built_in_sets_class_names_show_in_the_readers_language(lang: str) -> None:
+    """Circles' classes, recorded as "inside"/"outside" with their texts, read 内圈/外圈 in
+    the legend and the regions on a Chinese page (names without texts stay as they are:
+    the fixture's "outer"/"inner" in the tests above)."""
+    from tfcore.data import class_texts
+
+    names = ["inside", "outside"]
+    texts = [{"key": x.key, "params": dict(x.params)} for x in class_texts("circles", names)]
+    make_insight_run(_root(), RUN, classes={"class_names": names, "class_texts": texts})
+    at = _open("app_pages/runs.py", lang)
+    shown = {"en": ["inside", "outside"], "zh": ["内圈", "外圈"]}[lang]
+    regions, points = _one(at, "regions"), _one(at, "points")
+    assert list(regions["class"].cat.categories) == shown
+    assert list(points["label"].cat.categories) == shown
+    assert (regions["class"] == shown[1]).sum() == _inner_cells(40)
+
+
 # ------------------------------------------------------------ the Train form's choices
 def _train_page(params: dict) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)

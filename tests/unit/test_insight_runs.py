@@ -269,3 +269,6 @@ def test_the_playground_preset_draws_every_neuron_on_circles(tmp_path) -> None:
     assert meta.neurons == ("hidden", "hidden_2", "out")
     assert meta.plane is not None and meta.plane.output == "classes"
     assert [meta.layer(n).units for n in meta.neurons] == [8, 8, 2]
+    assert meta.plane.class_names == ("inside", "outside")          # translated on a page:
+    assert [text["key"] for text in meta.plane.class_texts] == [
+        "data.class.circles.0", "data.class.circles.1"]

@@ -97,11 +97,12 @@ def spread(count: int, limit: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- the plane
-def class_names(meta: InsightMeta, grid: InsightGrid | None = None) -> list[str]:
-    """The classes' names (the plane's, else their numbers), as many as the labels and
-    the grid's predictions need."""
+def class_names(meta: InsightMeta, grid: InsightGrid | None = None,
+                shown: Sequence[str] = ()) -> list[str]:
+    """The classes' names (``shown``: the plane's in the reader's language, else the
+    plane's, else their numbers), as many as the labels and the grid's predictions need."""
     plane = meta.plane
-    names = list(plane.class_names)
+    names = list(shown) if len(shown) == len(plane.class_names) else list(plane.class_names)
     count = int(np.max(plane.labels)) + 1 if len(plane.labels) else 0
     if grid is not None and grid.cls is not None and grid.cls.size:
         count = max(count, int(grid.cls.max()) + 1)
@@ -125,10 +126,12 @@ def _tints(codes: np.ndarray, strength: np.ndarray, levels: int = 16) -> pd.Cate
     return pd.Categorical(np.asarray(palette)[index])
 
 
-def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFrame]:
+def boundary_frames(meta: InsightMeta, grid: InsightGrid,
+                    shown: Sequence[str] = ()) -> dict[str, pd.DataFrame]:
     """The ``regions`` (one cell per grid point: ``ix``, ``iy``, the predicted ``class``
     and its ``fill``, paler where the model is less sure, or the predicted ``value``) and the test
-    ``points`` (``x``, ``y``, their ``label``). ``conf[iy, ix]``: rows are x2."""
+    ``points`` (``x``, ``y``, their ``label``). ``conf[iy, ix]``: rows are x2. ``shown``:
+    the class names in the reader's language (:func:`class_names`)."""
     plane = meta.plane
     size = grid.conf.shape[0]
     iy, ix = np.indices((size, size))
@@ -140,7 +143,7 @@ def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFr
         regions["value"] = grid.conf.ravel().astype(np.float32)
         points["label"] = plane.labels[keep].astype(np.float32)
     else:
-        names = class_names(meta, grid)
+        names = class_names(meta, grid, shown)
         count = max(2, len(names))
         floor = 1.0 / count
         sure = np.clip((grid.conf.ravel() - floor) / (1.0 - floor), 0.0, 1.0)
@@ -161,13 +164,14 @@ def _plane_ticks(side: str, style: InsightStyle) -> dict:
 
 
 def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, str],
-                   style: InsightStyle = NORMAL) -> dict:
+                   style: InsightStyle = NORMAL, shown: Sequence[str] = ()) -> dict:
     """The predicted class over the plane (colour by class, paler where the model is less
     sure; colour by value for a regression) with the test points coloured by their label on
     top. Cells are opaque and stroked in their own colour, so no hairline seams show.
-    ``titles``: ``x1``, ``x2``, ``class``, ``label``, ``prediction`` (translated)."""
+    ``titles``: ``x1``, ``x2``, ``class``, ``label``, ``prediction`` (translated);
+    ``shown``: the class names, translated (:func:`class_names`)."""
     plane = meta.plane
-    frames = boundary_frames(meta, grid)
+    frames = boundary_frames(meta, grid, shown)
     size = grid.conf.shape[0]
     (x_lo, y_lo), (x_hi, y_hi) = plane.lo, plane.hi
     dx, dy = (x_hi - x_lo) / max(1, size - 1), (y_hi - y_lo) / max(1, size - 1)
@@ -195,7 +199,7 @@ def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, st
                                   gradientThickness=style.font, offset=LEGEND_GAP)}
         dot = {"field": "label", "type": "quantitative", "scale": scale, "legend": None}
     else:
-        names = class_names(meta, grid)
+        names = class_names(meta, grid, shown)
         scale = {"domain": names, "range": [CLASS_COLORS[i % len(CLASS_COLORS)]
                                             for i in range(len(names))]}
         fill = {"field": "fill", "type": "nominal", "scale": None, "legend": None}

@@ -114,16 +114,32 @@ def _record_at(records: Sequence[Mapping], step: int) -> Mapping | None:
     return found
 
 
-def _reason(meta: InsightMeta) -> str:
-    """Why the neurons are not drawn, in the reader's language."""
-    reason = meta.neurons_reason or {}
-    key, params = reason.get("key"), reason.get("params") or {}
+def _recorded_text(text: Mapping | None, fallback: str) -> str:
+    """A text the run recorded (``{"key", "params"}``) in the reader's language;
+    ``fallback`` when its key is not in the catalog or its params do not fit it."""
+    text = text or {}
+    key, params = text.get("key"), text.get("params") or {}
     if isinstance(key, str) and key in catalog(current_lang()):
         try:
             return t(key, **plain_params(params))
         except (KeyError, IndexError, ValueError):
             pass
-    return t("insight.neurons_none")
+    return fallback
+
+
+def _reason(meta: InsightMeta) -> str:
+    """Why the neurons are not drawn, in the reader's language."""
+    return _recorded_text(meta.neurons_reason, t("insight.neurons_none"))
+
+
+def class_labels(meta: InsightMeta) -> list[str]:
+    """The plane's class names in the reader's language (a built-in set's recorded texts;
+    the names as they are otherwise)."""
+    plane = meta.plane
+    if plane is None or len(plane.class_texts) != len(plane.class_names):
+        return list(plane.class_names) if plane is not None else []
+    return [_recorded_text(text, name) for text, name in zip(plane.class_texts,
+                                                             plane.class_names)]
 
 
 def layer_summary(meta: InsightMeta, record: Mapping | None) -> pd.DataFrame:
@@ -186,7 +202,8 @@ def _plane(run_dir: Path, insight: Insight, step: int, where: str,
             with st.container(key=key):         # the column's width, square: the CSS above
                 cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
                               style == PRESENTER, lang),
-                             lambda: charts.boundary_chart(meta, grid, titles, style),
+                             lambda: charts.boundary_chart(meta, grid, titles, style,
+                                                           class_labels(meta)),
                              width="stretch", height="stretch")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
