@@ -66,13 +66,15 @@ else:
         with guarded():
             code_panel(run_dir)       # the run's own code vs the workspace's
         listing = listing_for(run_dir)
-        names = ("config", "curves", "ckpts", "vars", "diff", "filters", "restore", "export",
-                 "manage")
+        names = ("config", "curves", "inside", "ckpts", "vars", "diff", "filters", "restore",
+                 "export", "manage")      # tfcore.lessons.PAGES's; ?tab=inside opens one
         tabs = dict(zip(names, linked_tabs("runs", {n: t(f"runs.tab.{n}") for n in names})))
         with tabs["config"], guarded():
             config_tab(run_dir, summary)
         with tabs["curves"], guarded():
             curves_tab(root, run_id, listing)
+        with tabs["inside"], guarded():
+            insight_panel(run_dir, "insight.runs")    # its insides over time, replayed
         with tabs["manage"], guarded():
             manage_tab(root, summary)
         if listing is None:
@@ -91,7 +93,5 @@ else:
                 restore_tab(root, summary, listing)
             with tabs["export"], guarded():
                 export_tab(root, summary, listing)
-        with guarded():
-            insight_panel(run_dir, "insight.runs")    # its insides over time, replayed
 
 foreign_panel()

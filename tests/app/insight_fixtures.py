@@ -74,16 +74,18 @@ def write_grid(writer: InsightWriter, step: int, layers=LAYERS) -> None:
 
 def make_insight_run(root: Path, run_id: str, steps=(10, 20, 30, 40), state: str = "finished",
                      neurons: bool = True, bad_line: bool = False,
-                     reason: dict = TOO_MANY) -> Path:
+                     reason: dict = TOO_MANY, classes: dict | None = None) -> Path:
     """A run folder (run.json, status.json) with an insight folder of ``steps``; without
-    ``neurons`` the meta says why (``reason``)."""
+    ``neurons`` the meta says why (``reason``); ``classes`` replaces the plane's
+    ``class_names`` (and gives its ``class_texts``)."""
     writer = RunWriter.create(root, {"name": run_id, "spec": {}, "training": {}}, run_id)
     writer.set_status(state=state, pid=os.getpid(), step=steps[-1] if steps else 0, epoch=1,
                       total_steps=400, epochs=10, phase="training")
     run_dir = root / run_id
     rng = np.random.default_rng(0)
     out = InsightWriter(run_dir)
-    meta = {"every": 10, "layers": _layers(), "plane": _plane(rng), "probe": 64}
+    meta = {"every": 10, "layers": _layers(), "plane": _plane(rng) | (classes or {}),
+            "probe": 64}
     if neurons:
         meta["neurons"] = [name for name, *_ in LAYERS]
     else:

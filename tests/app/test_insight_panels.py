@@ -210,6 +210,53 @@ def test_the_runs_page_replays_a_finished_run(lang: str) -> None:
     assert len(_data(at, "layers")) == 2 and len(_one(at, "bands")) == 4
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_runs_page_shows_the_insides_in_a_tab_of_their_own(lang: str) -> None:
+    """The replay is the run detail's "Inside" tab (内部), after Curves: its slider and
+    charts are in that tab, not below the tabs; ``?tab=inside`` opens the page at it."""
+    from tests.app.lesson_helpers import open_tab
+    from tfcore.lessons import PAGES
+
+    make_insight_run(_root(), RUN)
+    at = _open("app_pages/runs.py", lang)
+    text = catalog(lang)
+    labels = [tab.label for tab in at.tabs]
+    assert labels[:3] == [text["runs.tab.config"], text["runs.tab.curves"],
+                          text["runs.tab.inside"]]
+    assert text["runs.tab.inside"] == {"en": "Inside", "zh": "内部"}[lang]
+    inside = at.tabs[2]
+    assert [s.key for s in inside.select_slider] == ["insight.runs.step"]
+    assert inside.subheader[0].value == text["insight.title"]
+    assert len(inside.get("vega_lite_chart")) + len(inside.get("arrow_vega_lite_chart")) >= 4
+    assert open_tab(at) == 0                                   # the page opens at Config
+    assert PAGES["runs"].tabs.index("inside") == 2
+
+    linked = AppTest.from_file(APP, default_timeout=120)
+    linked.query_params.update({"lang": lang, "tab": "inside"})
+    linked.run()
+    linked.switch_page("app_pages/runs.py").run()
+    assert not linked.exception and not linked.warning
+    assert open_tab(linked) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_built_in_sets_class_names_show_in_the_readers_language(lang: str) -> None:
+    """Circles' classes, recorded as "inside"/"outside" with their texts, read 内圈/外圈 in
+    the legend and the regions on a Chinese page (names without texts stay as they are:
+    the fixture's "outer"/"inner" in the tests above)."""
+    from tfcore.data import class_texts
+
+    names = ["inside", "outside"]
+    texts = [{"key": x.key, "params": dict(x.params)} for x in class_texts("circles", names)]
+    make_insight_run(_root(), RUN, classes={"class_names": names, "class_texts": texts})
+    at = _open("app_pages/runs.py", lang)
+    shown = {"en": ["inside", "outside"], "zh": ["内圈", "外圈"]}[lang]
+    regions, points = _one(at, "regions"), _one(at, "points")
+    assert list(regions["class"].cat.categories) == shown
+    assert list(points["label"].cat.categories) == shown
+    assert (regions["class"] == shown[1]).sum() == _inner_cells(40)
+
+
 # ------------------------------------------------------------ the Train form's choices
 def _train_page(params: dict) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)

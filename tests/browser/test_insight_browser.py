@@ -167,9 +167,12 @@ def test_the_insight_panels_are_not_cut_at_1280(server: str, page, lang: str,
     runs_boundary = BOUNDARY.replace("insight_train", "insight_runs")
     states = {"train": (f"train?lang={lang}", NETWORK, None),
               "train (presenter)": (f"train?lang={lang}&present=1", NETWORK, None),
-              "runs": (f"runs?lang={lang}", runs_boundary.replace("boundary", "network"), None),
-              "runs (presenter)": (f"runs?lang={lang}&present=1", runs_boundary, None),
-              "runs, a big model": (f"runs?lang={lang}", runs_boundary, "insight-big")}
+              "runs": (f"runs?lang={lang}&tab=inside", runs_boundary.replace("boundary",
+                                                                             "network"), None),
+              "runs (presenter)": (f"runs?lang={lang}&tab=inside&present=1", runs_boundary,
+                                   None),
+              "runs, a big model": (f"runs?lang={lang}&tab=inside", runs_boundary,
+                                    "insight-big")}
     found = {}
     for name, (path, drawn, pick) in states.items():
         cuts = _cuts(page, f"{server}/{path}", drawn, pick)
@@ -177,3 +180,49 @@ def test_the_insight_panels_are_not_cut_at_1280(server: str, page, lang: str,
             found[name] = cuts
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items()
                                 for line in lines)
+
+
+RUNS_BOUNDARY = BOUNDARY.replace("insight_train", "insight_runs")
+# The chart's box in the window, its plot (the cells' mark, as wide as tall when the plot
+# is square), and whether the page or its main column scrolls sideways.
+BOX_JS = """sel => {
+  const el = document.querySelector(sel);
+  const box = el.getBoundingClientRect();
+  const cells = el.querySelector('svg .mark-rect');
+  const plot = cells ? cells.getBoundingClientRect() : null;
+  const main = document.querySelector("[data-testid='stMain']") || document.documentElement;
+  const doc = document.documentElement;
+  return {top: box.top, bottom: box.bottom, left: box.left, right: box.right,
+          width: box.width, plot: plot && [plot.width, plot.height],
+          window: [window.innerWidth, window.innerHeight],
+          sideways: doc.scrollWidth > doc.clientWidth || main.scrollWidth > main.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_runs_inside_tab_shows_the_whole_boundary_square_and_sized_to_its_column(
+        server: str, page, lang: str, replay_runs: list[str]) -> None:
+    """``?tab=inside`` opens the Runs page at its Inside tab; the boundary is square, in
+    view as a whole once scrolled to (presenter mode too) and never makes the page scroll
+    sideways, at 1280x800 and 1920x1080; at 1920 it uses the wider column."""
+    text = catalog(lang)
+    widths = {}
+    for (width, height), present in (((1280, 800), ""), ((1280, 800), "&present=1"),
+                                     ((1920, 1080), ""), ((1920, 1080), "&present=1")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{server}/runs?lang={lang}&tab=inside{present}")
+        wait_idle(page)
+        tab = page.get_by_role("tab", name=text["runs.tab.inside"], exact=True).first
+        assert tab.get_attribute("aria-selected") == "true"
+        chart_picture(page, RUNS_BOUNDARY)
+        page.locator(RUNS_BOUNDARY).first.scroll_into_view_if_needed()
+        box = page.evaluate(BOX_JS, RUNS_BOUNDARY)
+        where = f"{width}x{height}{present}: {box}"
+        assert not box["sideways"], where
+        assert 0 <= box["left"] and box["right"] <= box["window"][0], where
+        assert 0 <= box["top"] and box["bottom"] <= box["window"][1], where
+        plot_w, plot_h = box["plot"]
+        assert abs(plot_w - plot_h) <= 0.02 * plot_w, where
+        widths[(width, present)] = box["width"]
+    assert widths[(1920, "")] > 1.5 * widths[(1280, "")] > 1.5 * 320
+    assert widths[(1280, "&present=1")] > widths[(1280, "")]

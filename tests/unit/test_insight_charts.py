@@ -10,6 +10,9 @@ import pytest
 from tfcore.rundir.insight import InsightGrid, parse_meta
 from ui.insight import charts
 
+TITLES = {"x1": "x1", "x2": "x2", "class": "class", "label": "label", "value": "value",
+          "prediction": "prediction", "weight": "weight", "unit": "unit"}
+
 
 def _meta(units=(4, 3, 2), output="binary", neurons=True) -> object:
     names = [f"d{i}" for i in range(len(units))]
@@ -115,3 +118,30 @@ def test_gradient_lines_follow_the_model_order_and_are_capped() -> None:
     frame = charts.layer_frame(records, "grad_norm", names, charts.TINY)
     assert frame["value"].min() == charts.TINY             # a zero norm on the log axis
     assert frame.groupby("step").size().tolist() == [charts.MAX_LINES] * 2
+
+
+@pytest.mark.parametrize("style", [charts.NORMAL, charts.PRESENTER], ids=["normal", "presenter"])
+def test_the_boundary_fills_its_box_with_fixed_room_around_a_square_plot(style) -> None:
+    """The boundary takes its box's size (the page makes the box as wide as the column and
+    ``above - beside`` taller, :func:`ui.insight.panels.boundary_css`): the room its axes
+    and legend take is fixed, so its plot is square at any width."""
+    from ui.insight.panels import boundary_css
+
+    meta = _meta()
+    spec = charts.boundary_chart(meta, _grid(meta), TITLES, style)
+    assert spec["width"] == spec["height"] == "container"
+    assert spec["autosize"] == {"type": "fit", "contains": "padding"}
+    layer = spec["layer"][0]["encoding"]
+    x_axis, y_axis = layer["x"]["axis"], layer["y"]["axis"]
+    assert x_axis["minExtent"] == x_axis["maxExtent"] == style.axis_y
+    assert y_axis["minExtent"] == y_axis["maxExtent"] == style.axis_x
+    assert x_axis["labelBound"] and y_axis["labelBound"]
+    legend = spec["layer"][1]["encoding"]["color"]["legend"]
+    assert legend["orient"] == "top" and legend["offset"] == charts.LEGEND_GAP
+    beside, above = charts.plane_room(style)
+    assert beside == style.axis_x + charts.TITLE_PAD + style.font + 2 * charts.PAD
+    assert above == (style.axis_y + charts.TITLE_PAD + style.font + 2 * charts.PAD
+                     + style.legend + charts.LEGEND_GAP)
+    css = boundary_css("box", style)
+    assert f"height: calc(100cqw + {above - beside}px)" in css
+    assert "width: min(100%, max(" in css and "calc(100vh - " in css

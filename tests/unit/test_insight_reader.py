@@ -164,3 +164,42 @@ def test_rewind_forgets_the_snapshots_after_the_resumed_step(run) -> None:
     assert names == [contract.grid_name(s) for s in (0, 5, 10)]
     writer.append(record(12))
     assert [r["step"] for r in read_insight(run_dir).records] == [0, 5, 10, 12]
+
+
+def test_a_built_in_sets_class_texts_are_read_and_checked(run) -> None:
+    """``plane.class_texts`` (a built-in 2-D set's class names as catalog keys) are read
+    with the meta; a list that does not fit the names is a located problem."""
+    from tfcore.data import class_texts
+
+    run_dir, writer = run
+    path = run_dir / "insight" / "meta.json"
+    body = json.loads(path.read_text())
+    names = ["moon A", "moon B"]
+    texts = [{"key": t.key, "params": dict(t.params)} for t in class_texts("moons", names)]
+    body["plane"] |= {"class_names": names, "class_texts": texts}
+    path.write_text(json.dumps(body))
+    forget_insight()
+    plane = read_insight(run_dir).meta.plane
+    assert plane.class_texts == ({"key": "data.class.moons.0", "params": {}},
+                                 {"key": "data.class.moons.1", "params": {}})
+    body["plane"]["class_texts"] = texts[:1]
+    path.write_text(json.dumps(body) + " ")
+    forget_insight()
+    insight = read_insight(run_dir)
+    (problem,) = insight.problems
+    assert insight.meta is None and problem.field == "plane.class_texts"
+
+
+def test_class_texts_are_given_only_for_a_built_in_sets_own_names() -> None:
+    from tfcore.data import class_texts
+    from tfcore.messages import render
+
+    assert [render(t.key, t.params, "zh") for t in class_texts(
+        "circles", ("inside", "outside"))] == ["内圈", "外圈"]
+    assert [render(t.key, t.params, "en") for t in class_texts(
+        "xor", ["same sign", "different sign"])] == ["same sign", "different sign"]
+    assert [render(t.key, t.params, "zh") for t in class_texts(
+        "blobs", ["blob 0", "blob 1", "blob 2"])] == ["簇 0", "簇 1", "簇 2"]
+    assert class_texts("circles", ("ring", "disc")) is None         # not its names
+    assert class_texts("csv:points.csv", ("inside", "outside")) is None
+    assert class_texts("blobs", ("blob 1", "blob 0")) is None

@@ -29,14 +29,19 @@ class Clock:
 
 
 def test_auto_plan_spends_at_most_its_budget_of_the_training_time() -> None:
-    """Steps of 10 ms, snapshots of 50 ms after a start snapshot of 0.4 s (its warm-up): a
+    """Steps of 10 ms, snapshots of 50 ms after the probe's one-off warm-up of 0.4 s: a
     snapshot is due once the budget covers the time spent plus this one and the last
     step's (always taken), so with the last step's the time spent never passes the budget
-    of the training time, and the plan takes as many as that allows."""
+    of the training time, and the plan takes as many as that allows. The warm-up counts
+    in neither the cost nor the training time: the first snapshot after the start one
+    comes once the budget covers three of 50 ms, not three of 0.4 s."""
     clock = Clock()
     plan = SnapshotPlan(0, clock=clock)
     clock.now += 0.4
-    plan.took(0.4)                       # the start snapshot: forced, warm-up included
+    plan.warmed(0.4)                     # the probe's warm-up: outside the budget
+    clock.now += 0.050
+    plan.took(0.050)                     # the start snapshot: forced
+    assert plan.training_time() == pytest.approx(0.0)
     taken = []
     for step in range(1, 5001):
         clock.now += 0.010
@@ -50,9 +55,9 @@ def test_auto_plan_spends_at_most_its_budget_of_the_training_time() -> None:
     training = 5000 * 0.010
     assert plan.spent <= BUDGET * training + 1e-9
     assert plan.spent + 0.050 > BUDGET * training             # as often as it allows
-    assert taken[0] * 0.010 >= 3 * 0.4 / BUDGET - 1e-6        # the warm-up's cost paid first
+    assert taken[0] == 500                # 3 x 50 ms within 3 % of 5 s; the warm-up not paid
     assert np.diff(taken).min() >= 25                         # MIN_GAP: at most 4 a second
-    assert len(taken) == 20 and plan.taken == 22
+    assert len(taken) == 27 and plan.taken == 29
 
 
 def test_a_set_interval_is_every_n_steps() -> None:

@@ -178,6 +178,32 @@ def test_auto_mode_records_the_start_and_the_last_step(tmp_path) -> None:
     assert read_insight(run_dir).meta.every == 0
 
 
+def test_a_short_unpaced_auto_run_on_circles_records_several_frames(tmp_path) -> None:
+    """Playground on circles for 20 epochs, unpaced, insight in auto mode: a run of a few
+    seconds with the Train page's defaults otherwise. The probe's one-off warm-up stays out
+    of the 3 % budget, so the boundary is recorded at several steps between the start and
+    the end, already in the run's first half (with the warm-up in the budget the first
+    snapshot's cost held the next one back until late in the run, or to its end), and the
+    snapshots the plan chose (all but the last step's, which is always taken and whose cost
+    the plan reserved as the one before it) stay within the budget of the run's time."""
+    from tfcore.model import get_preset
+    from tfcore.training.insight import BUDGET
+
+    spec = json.loads(get_preset("playground").to_json())
+    body = {"name": "short", "spec": spec, "dataset": {"name": "circles"},
+            "training": {"epochs": 20, "insight_every": 0}, "device": {"kind": "cpu"}}
+    run_dir = train_here(tmp_path, body)
+    records = read_insight(run_dir).records
+    elapsed = json.loads((run_dir / "status.json").read_text())["elapsed"]
+    steps = [r["step"] for r in records]
+    cost = sum(r["cost"] for r in records)
+    print(f"{len(steps)} frames at {steps} in {elapsed:.2f} s, their cost {cost:.3f} s")
+    assert steps[0] == 0 and steps == sorted(set(steps)) and all(r["grid"] for r in records)
+    assert len(steps) >= 5
+    assert len([s for s in steps if s <= steps[-1] / 2]) >= 3
+    assert cost - records[-1]["cost"] <= BUDGET * elapsed
+
+
 def _first_layer_share(spec: dict, tmp_path: Path) -> tuple[float, float]:
     run_dir = train_here(tmp_path, request(spec, epochs=1, steps=1, insight_every=1,
                                            learning_rate=0.001))
@@ -244,3 +270,6 @@ def test_the_playground_preset_draws_every_neuron_on_circles(tmp_path) -> None:
     assert meta.neurons == ("hidden", "hidden_2", "out")
     assert meta.plane is not None and meta.plane.output == "classes"
     assert [meta.layer(n).units for n in meta.neurons] == [8, 8, 2]
+    assert meta.plane.class_names == ("inside", "outside")          # translated on a page:
+    assert [text["key"] for text in meta.plane.class_texts] == [
+        "data.class.circles.0", "data.class.circles.1"]

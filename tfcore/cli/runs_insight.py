@@ -38,7 +38,10 @@ def meta_dict(meta: Any, lang: str) -> dict:
         "plane": None if plane is None else {
             "lo": list(plane.lo), "hi": list(plane.hi), "size": plane.size,
             "neuron_size": plane.neuron_size, "points": int(len(plane.points)),
-            "output": plane.output, "class_names": list(plane.class_names)},
+            "output": plane.output, "class_names": list(plane.class_names),
+            "class_texts": [dict(text, text=render(text["key"], text["params"], lang)
+                                 or name)
+                            for text, name in zip(plane.class_texts, plane.class_names)]},
         "neurons": list(meta.neurons),
         "neurons_reason": None if reason is None else dict(
             reason, text=render(reason["key"], reason.get("params", {}), lang)

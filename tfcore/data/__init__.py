@@ -6,7 +6,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
-from tfcore.data.builtin import house_prices_arrays
+from tfcore.data.builtin import class_texts, house_prices_arrays
 from tfcore.data.loader import (
     DEFAULT_DATASET,
     DatasetBundle,
@@ -23,7 +23,7 @@ from tfcore.data.tfds_source import SUGGESTED, default_data_dir, on_disk
 from tfcore.data.uploads import csv_columns, list_uploads, save_upload
 
 __all__ = [
-    "csv_columns", "dataset_names", "dataset_prefixes", "dataset_title", "DatasetBundle",
+    "class_texts", "csv_columns", "dataset_names", "dataset_prefixes", "dataset_title", "DatasetBundle",
     "DatasetRequest",
     "default_data_dir", "DEFAULT_DATASET", "house_prices_arrays", "list_uploads", "load_dataset",
     "on_disk", "pipeline_steps", "PipelineConfig", "save_upload", "SOURCES", "SUGGESTED",

@@ -10,6 +10,14 @@ import numpy as np
 
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, float_option, int_option
+from tfcore.messages import Text
+
+# The 2-D sets' class names (stored in runs as they are) and their texts
+# (``data.class.<set>.<index>``, ``data.class.blob``: tfcore/locales/<lang>/data.json).
+POINT_CLASSES: dict[str, tuple[str, ...]] = {
+    "circles": ("inside", "outside"), "xor": ("same sign", "different sign"),
+    "spirals": ("arm A", "arm B"), "moons": ("moon A", "moon B")}
+BLOB = "blob {index}"
 
 DIGIT_NAMES = tuple(str(i) for i in range(10))
 HOUSE_YEARS = (2013, 2014, 2015, 2016, 2017)
@@ -85,7 +93,7 @@ def load_circles(name: str, options: Mapping[str, Any], seed: int = 0) -> RawDat
     angle = rng.uniform(0.0, 2 * np.pi, n)
     x = np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
     x += rng.normal(0.0, noise, x.shape)
-    return _points(x, y, ("inside", "outside"))
+    return _points(x, y, POINT_CLASSES["circles"])
 
 
 def load_xor(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
@@ -95,7 +103,7 @@ def load_xor(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
     x += np.sign(x) * 0.05                      # a small margin around the axes
     y = (x[:, 0] * x[:, 1] < 0).astype(np.int32)
     x += rng.normal(0.0, noise, x.shape)
-    return _points(x, y, ("same sign", "different sign"))
+    return _points(x, y, POINT_CLASSES["xor"])
 
 
 def load_spirals(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
@@ -107,7 +115,7 @@ def load_spirals(name: str, options: Mapping[str, Any], seed: int = 0) -> RawDat
     angle = 1.25 * t * 2 * np.pi + np.pi * y
     x = np.stack([radius * np.sin(angle), radius * np.cos(angle)], axis=1)
     x += rng.normal(0.0, 0.4 * noise, x.shape)     # arms lie ~0.36 apart: gentler noise
-    return _points(x, y, ("arm A", "arm B"))
+    return _points(x, y, POINT_CLASSES["spirals"])
 
 
 def load_moons(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
@@ -117,7 +125,7 @@ def load_moons(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
 
     n, noise, rng = _point_options(name, options, seed)
     x, y = make_moons(n_samples=n, noise=noise, random_state=int(rng.integers(2**31 - 1)))
-    return _points(x - np.array([0.5, 0.25]), y, ("moon A", "moon B"))
+    return _points(x - np.array([0.5, 0.25]), y, POINT_CLASSES["moons"])
 
 
 def load_blobs(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
@@ -129,7 +137,20 @@ def load_blobs(name: str, options: Mapping[str, Any], seed: int = 0) -> RawData:
     angles = 2 * np.pi * np.arange(k) / k
     centres = 0.7 * np.stack([np.cos(angles), np.sin(angles)], axis=1)
     x = centres[y] + rng.normal(0.0, 0.1 + noise, (n, 2))
-    return _points(x, y, tuple(f"blob {i}" for i in range(k)))
+    return _points(x, y, tuple(BLOB.format(index=i) for i in range(k)))
+
+
+def class_texts(source: str, names: tuple[str, ...] | list[str]) -> list[Text] | None:
+    """The translatable texts of a built-in 2-D set's class ``names`` (None when
+    ``source`` is not one, or the names are not the ones it gives: an upload's)."""
+    names = [str(n) for n in names]
+    if source == "blobs":
+        if names == [BLOB.format(index=i) for i in range(len(names))]:
+            return [Text("data.class.blob", {"index": i}) for i in range(len(names))]
+        return None
+    if source in POINT_CLASSES and tuple(names) == POINT_CLASSES[source]:
+        return [Text(f"data.class.{source}.{i}") for i in range(len(names))]
+    return None
 
 
 Loader = Callable[..., RawData]

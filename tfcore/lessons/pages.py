@@ -29,8 +29,8 @@ PAGES: dict[str, PageInfo] = {
     "weights": PageInfo(params=("preset", "run")),
     "custom_code": PageInfo(),
     "train": PageInfo(params=None),
-    "runs": PageInfo(tabs=("config", "curves", "ckpts", "vars", "diff", "filters", "restore",
-                           "export", "manage"), params=("run",)),
+    "runs": PageInfo(tabs=("config", "curves", "inside", "ckpts", "vars", "diff", "filters",
+                           "restore", "export", "manage"), params=("run",)),
     "timing": PageInfo(tabs=("compare", "g1", "sweep", "tracing", "autograph")),
 }
 """Page name (its file's stem under ``app_pages/``) -> what a step may ask of it."""

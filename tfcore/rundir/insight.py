@@ -6,7 +6,8 @@ A training worker that records insight (every ``every`` steps, or on a time budg
     Written once when training starts: ``format``, ``every``, the ``layers`` (name, kind,
     units, activation, parameter count, variable paths), the input ``plane`` of a 2-D data
     set (axes ``lo``/``hi``, grid ``size`` and ``neuron_size``, the test ``points`` and their
-    ``labels``, the ``output`` kind: ``classes``, ``binary`` or ``value``, ``class_names``),
+    ``labels``, the ``output`` kind: ``classes``, ``binary`` or ``value``, ``class_names``
+    and, for a built-in set, ``class_texts``: per class a catalog ``key`` and ``params``),
     the layers whose units are drawn on the plane (``neurons``) or why none are
     (``neurons_reason``: a message key and its params), and the ``probe`` batch size.
 ``insight/stats.jsonl``
@@ -216,6 +217,7 @@ class Plane:
     labels: np.ndarray            # (n,)
     output: str
     class_names: tuple[str, ...]
+    class_texts: tuple[dict, ...] = ()     # per class: {"key", "params"} (a built-in set)
 
     def axes(self, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The grid's x and y coordinates (``size`` points each; the plane's by default)."""
@@ -275,8 +277,14 @@ def _plane(value: Any) -> Plane | None:
     names = value.get("class_names", [])
     _need(isinstance(names, list) and len(names) <= 10_000 and all(map(_text, names)),
           "plane.class_names", names, "names")
+    texts = value.get("class_texts", [])
+    _need(isinstance(texts, list) and (not texts or len(texts) == len(names))
+          and all(isinstance(item, dict) and _text(item.get("key"))
+                  and isinstance(item.get("params", {}), dict) for item in texts),
+          "plane.class_texts", texts, "series")
     return Plane(lo, hi, size, small, pts, np.asarray(labels, np.float32), output,
-                 tuple(names))
+                 tuple(names), tuple({"key": item["key"], "params": dict(item.get("params", {}))}
+                                     for item in texts))
 
 
 def parse_meta(value: Any) -> InsightMeta:

@@ -6,7 +6,10 @@ When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts 
 of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode
 (``insight_every`` 0) whenever the snapshots' measured cost so far plus twice the last one's
 (this snapshot and the last step's) stays within :data:`BUDGET` of the training time so
-far (so at an epoch end when the budget allows), and at the last step. A snapshot is only
+far (so at an epoch end when the budget allows), and at the last step. The probe's first
+pass, a one-off warm-up (TensorFlow's first calls of its ops and the extractor model), runs
+once before the first snapshot and counts in neither the snapshots' cost nor the training
+time: a short run on a 2-D set pays it once, not as a share of its seconds. A snapshot is only
 taken at a step whose model the loop has handed back (``TrainState.ahead == 0``): a
 multi-step graph call reports its steps after it returns, when the model is already at
 the call's last step.
@@ -44,8 +47,9 @@ class SnapshotPlan:
     """When the next snapshot is due: every ``every`` steps, or (``every`` 0) while the
     cost of the snapshots so far plus two more like the last one (this one and the last
     step's, which is always taken) stays within ``budget`` of the training time so far
-    (the time since the start, less the snapshots' own), at most one every ``min_gap``
-    seconds. ``clock`` is ``time.perf_counter`` unless a test gives one."""
+    (the time since the start, less the snapshots' own and the one-off warm-up's,
+    :meth:`warmed`), at most one every ``min_gap`` seconds. ``clock`` is
+    ``time.perf_counter`` unless a test gives one."""
 
     def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
                  clock: Callable[[], float] = time.perf_counter) -> None:
@@ -53,12 +57,13 @@ class SnapshotPlan:
         self.budget = BUDGET if budget is None else budget
         self.started = clock()
         self.spent = 0.0               # seconds of every snapshot so far
+        self.warmup = 0.0              # seconds of the probe's warm-up (not in the budget)
         self.last_cost = 0.0
         self.last_at = float("-inf")
         self.taken = 0
 
     def training_time(self) -> float:
-        return max(0.0, self.clock() - self.started - self.spent)
+        return max(0.0, self.clock() - self.started - self.spent - self.warmup)
 
     def due(self, step: int) -> bool:
         if self.every:
@@ -67,6 +72,11 @@ class SnapshotPlan:
             return False
         # room for this snapshot and for the last step's, which is always taken
         return self.spent + 2 * self.last_cost <= self.budget * self.training_time()
+
+    def warmed(self, seconds: float) -> None:
+        """Count the probe's one-off warm-up of ``seconds``: outside the budget, neither
+        a snapshot's cost nor training time."""
+        self.warmup += seconds
 
     def took(self, seconds: float) -> None:
         """Count a snapshot that took ``seconds``."""
@@ -138,6 +148,7 @@ class InsightRecorder(Listener):
         self.writer: InsightWriter | None = None
         self.board: TBHistograms | None = None
         self.last_step = -1
+        self.warm = False              # the probe's first pass done (its warm-up)
         try:
             self._open(bundle, config, start)
         except Exception as exc:  # noqa: BLE001 - recording never ends a run
@@ -191,8 +202,27 @@ class InsightRecorder(Listener):
         self.last_step = state.step
         self.plan.took(time.perf_counter() - began)
 
+    def warm_up(self) -> None:
+        """The probe's first pass, its results dropped: the one-off cost of TensorFlow's
+        first calls, kept out of the snapshots' measured cost and the auto budget."""
+        began = time.perf_counter()
+        try:
+            if self.refresh is not None:
+                self.refresh()
+            self.probe.weights()
+            self.probe.gradients()
+            if self.probe.plane is not None:
+                self.probe.grid()
+        except Exception as exc:  # noqa: BLE001 - recording never ends a run
+            self._stop(exc)
+            return
+        self.warm = True
+        self.plan.warmed(time.perf_counter() - began)
+
     def on_train_start(self, state: TrainState) -> None:
         self.plan = SnapshotPlan(self.every)
+        if self.active and not self.warm:
+            self.warm_up()
         if self.active and state.step not in self.recorded:
             self.snapshot(state)
 

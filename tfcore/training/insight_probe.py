@@ -88,7 +88,10 @@ def output_kind(task: str, width: int) -> str:
 def plane_of(bundle: Any, width: int) -> dict | None:
     """meta.json's ``plane`` of a data set with two input columns (None otherwise): the
     axes around the test points (``MARGIN`` beyond them), grid sizes, up to
-    ``MAX_POINTS`` test points with their labels, the output kind and class names."""
+    ``MAX_POINTS`` test points with their labels, the output kind and class names (and,
+    for a built-in 2-D set, their texts: ``class_texts``, each a catalog key and params)."""
+    from tfcore.data import class_texts
+
     info = bundle.info
     if tuple(info.input_shape) != (2,):
         return None
@@ -105,7 +108,9 @@ def plane_of(bundle: Any, width: int) -> dict | None:
             "points": [[float(a), float(b)] for a, b in x[:MAX_POINTS]],
             "labels": [float(v) for v in labels[:MAX_POINTS]],
             "output": output_kind(info.task, width),
-            "class_names": [str(n) for n in info.class_names]}
+            "class_names": [str(n) for n in info.class_names],
+            "class_texts": [{"key": text.key, "params": dict(text.params)}
+                            for text in class_texts(info.name, info.class_names) or ()]}
 
 
 def mesh(plane: dict, size: int) -> np.ndarray:

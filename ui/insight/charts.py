@@ -37,11 +37,18 @@ GAP_X, GAP_Y = 1.7, 0.3                            # neuron picture: gaps in box
 
 @dataclass(frozen=True)
 class InsightStyle:
-    """Sizes of the insight charts; ``PRESENTER`` reads on a projector. The plane and the
-    neuron picture have fixed pixel sizes (a square plane, square pictures) that fit the
-    half (``NORMAL``) or the whole (``PRESENTER``) of the page's width at 1280 px."""
+    """Sizes of the insight charts; ``PRESENTER`` reads on a projector. The boundary fills
+    the width of its column (the half of the page, ``NORMAL``, or the whole of it,
+    ``PRESENTER``), square, within the window's height (the page's CSS,
+    :func:`ui.insight.panels.boundary_css`); its axes and legend take fixed room
+    (``axis_x`` beside the plot, ``axis_y`` and ``legend`` above and below it), so the page
+    knows how much taller than wide the chart is for its plot to be square. The neuron
+    picture has fixed pixel sizes that fit the column at 1280 px."""
 
-    plane: int = 320          # the boundary's side (px, the plot area)
+    plane: int = 320          # the boundary's side at least (px, the plot area)
+    axis_x: int = 44          # the plane's x2 axis: ticks and labels (px)
+    axis_y: int = 24          # the plane's x1 axis: ticks and labels (px)
+    legend: int = 36          # the plane's legend above the plot (px, title and one row)
     font: int = 13
     title_font: int = 15
     point: int = 40
@@ -53,8 +60,20 @@ class InsightStyle:
 
 
 NORMAL = InsightStyle()
-PRESENTER = InsightStyle(plane=480, font=20, title_font=24, point=110, box=80,
-                         network_width=780, chart=400, line=3.5, stacked=True)
+PRESENTER = InsightStyle(plane=480, axis_x=62, axis_y=32, legend=39, font=20, title_font=24,
+                         point=110, box=80, network_width=780, chart=400, line=3.5,
+                         stacked=True)
+PAD = 5                   # Vega's padding around a chart (px, each side)
+TITLE_PAD = 4             # between an axis's labels and its title (px)
+LEGEND_GAP = 6            # between the boundary's legend and its plot (px)
+
+
+def plane_room(style: InsightStyle) -> tuple[int, int]:
+    """The boundary chart's room (px) beside and above/below its square plot: the x2 axis
+    with its title and the padding; the x1 axis with its title, the legend above the plot
+    and the padding."""
+    return (style.axis_x + TITLE_PAD + style.font + 2 * PAD,
+            style.axis_y + TITLE_PAD + style.font + 2 * PAD + style.legend + LEGEND_GAP)
 
 
 def _axis(style: InsightStyle, **extra) -> dict:
@@ -78,11 +97,12 @@ def spread(count: int, limit: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- the plane
-def class_names(meta: InsightMeta, grid: InsightGrid | None = None) -> list[str]:
-    """The classes' names (the plane's, else their numbers), as many as the labels and
-    the grid's predictions need."""
+def class_names(meta: InsightMeta, grid: InsightGrid | None = None,
+                shown: Sequence[str] = ()) -> list[str]:
+    """The classes' names (``shown``: the plane's in the reader's language, else the
+    plane's, else their numbers), as many as the labels and the grid's predictions need."""
     plane = meta.plane
-    names = list(plane.class_names)
+    names = list(shown) if len(shown) == len(plane.class_names) else list(plane.class_names)
     count = int(np.max(plane.labels)) + 1 if len(plane.labels) else 0
     if grid is not None and grid.cls is not None and grid.cls.size:
         count = max(count, int(grid.cls.max()) + 1)
@@ -106,10 +126,12 @@ def _tints(codes: np.ndarray, strength: np.ndarray, levels: int = 16) -> pd.Cate
     return pd.Categorical(np.asarray(palette)[index])
 
 
-def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFrame]:
+def boundary_frames(meta: InsightMeta, grid: InsightGrid,
+                    shown: Sequence[str] = ()) -> dict[str, pd.DataFrame]:
     """The ``regions`` (one cell per grid point: ``ix``, ``iy``, the predicted ``class``
     and its ``fill``, paler where the model is less sure, or the predicted ``value``) and the test
-    ``points`` (``x``, ``y``, their ``label``). ``conf[iy, ix]``: rows are x2."""
+    ``points`` (``x``, ``y``, their ``label``). ``conf[iy, ix]``: rows are x2. ``shown``:
+    the class names in the reader's language (:func:`class_names`)."""
     plane = meta.plane
     size = grid.conf.shape[0]
     iy, ix = np.indices((size, size))
@@ -121,7 +143,7 @@ def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFr
         regions["value"] = grid.conf.ravel().astype(np.float32)
         points["label"] = plane.labels[keep].astype(np.float32)
     else:
-        names = class_names(meta, grid)
+        names = class_names(meta, grid, shown)
         count = max(2, len(names))
         floor = 1.0 / count
         sure = np.clip((grid.conf.ravel() - floor) / (1.0 - floor), 0.0, 1.0)
@@ -133,14 +155,23 @@ def boundary_frames(meta: InsightMeta, grid: InsightGrid) -> dict[str, pd.DataFr
     return {"regions": pd.DataFrame(regions), "points": pd.DataFrame(points)}
 
 
+def _plane_ticks(side: str, style: InsightStyle) -> dict:
+    """A plane axis's ticks: about one per four characters of its font along the drawn
+    ``side`` (the chart's size changes with its column), no label beyond the plot (the
+    chart's room for its axes is fixed: :func:`plane_room`)."""
+    return {"tickCount": {"expr": f"max(3, floor({side} / {style.font * 4}))"},
+            "labelFlush": True, "labelBound": True, "titlePadding": TITLE_PAD}
+
+
 def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, str],
-                   style: InsightStyle = NORMAL) -> dict:
+                   style: InsightStyle = NORMAL, shown: Sequence[str] = ()) -> dict:
     """The predicted class over the plane (colour by class, paler where the model is less
     sure; colour by value for a regression) with the test points coloured by their label on
     top. Cells are opaque and stroked in their own colour, so no hairline seams show.
-    ``titles``: ``x1``, ``x2``, ``class``, ``label``, ``prediction`` (translated)."""
+    ``titles``: ``x1``, ``x2``, ``class``, ``label``, ``prediction`` (translated);
+    ``shown``: the class names, translated (:func:`class_names`)."""
     plane = meta.plane
-    frames = boundary_frames(meta, grid)
+    frames = boundary_frames(meta, grid, shown)
     size = grid.conf.shape[0]
     (x_lo, y_lo), (x_hi, y_hi) = plane.lo, plane.hi
     dx, dy = (x_hi - x_lo) / max(1, size - 1), (y_hi - y_lo) / max(1, size - 1)
@@ -148,27 +179,33 @@ def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, st
              {"calculate": f"{x_lo} + (datum.ix + 0.5) * {dx}", "as": "x_end"},
              {"calculate": f"{y_lo} + (datum.iy - 0.5) * {dy}", "as": "y"},
              {"calculate": f"{y_lo} + (datum.iy + 0.5) * {dy}", "as": "y_end"}]
+    # fixed room for the axes (labels, ticks) and the legend: the page sizes the chart so
+    # that its plot is square (plane_room)
     x = {"field": "x", "type": "quantitative", "title": titles["x1"],
          "scale": {"domain": [x_lo, x_hi], "nice": False, "zero": False},
-         "axis": _axis(style, grid=False)}
+         "axis": _axis(style, grid=False, minExtent=style.axis_y, maxExtent=style.axis_y,
+                       **_plane_ticks("width", style))}
     y = {"field": "y", "type": "quantitative", "title": titles["x2"],
          "scale": {"domain": [y_lo, y_hi], "nice": False, "zero": False},
-         "axis": _axis(style, grid=False)}
+         "axis": _axis(style, grid=False, minExtent=style.axis_x, maxExtent=style.axis_x,
+                       **_plane_ticks("height", style))}
     if plane.output == "value":
         values = np.concatenate([frames["regions"]["value"], frames["points"]["label"]])
         low, high = float(np.nanmin(values)), float(np.nanmax(values))
         scale = {"scheme": "blueorange", "domain": [low, high if high > low else low + 1]}
         fill = {"field": "value", "type": "quantitative", "scale": scale,
                 "title": titles["prediction"],
-                "legend": _legend(style, direction="horizontal")}
+                "legend": _legend(style, direction="horizontal", titleOrient="left",
+                                  gradientThickness=style.font, offset=LEGEND_GAP)}
         dot = {"field": "label", "type": "quantitative", "scale": scale, "legend": None}
     else:
-        names = class_names(meta, grid)
+        names = class_names(meta, grid, shown)
         scale = {"domain": names, "range": [CLASS_COLORS[i % len(CLASS_COLORS)]
                                             for i in range(len(names))]}
         fill = {"field": "fill", "type": "nominal", "scale": None, "legend": None}
         dot = {"field": "label", "type": "nominal", "scale": scale, "title": titles["class"],
-               "legend": _legend(style, orient="right" if style.stacked else "top")}
+               "legend": _legend(style, orient="top", titleOrient="left",
+                                 offset=LEGEND_GAP)}
     regions = {"data": {"name": "regions"}, "transform": cells,
                "mark": {"type": "rect", "clip": True, "strokeWidth": 0.6},
                "encoding": {"x": x, "x2": {"field": "x_end"}, "y": y,
@@ -182,9 +219,11 @@ def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, st
                                         "title": titles["x1"], "format": ".3f"},
                                        {"field": "y", "type": "quantitative",
                                         "title": titles["x2"], "format": ".3f"}]}}
-    return {"layer": [regions, points], "width": style.plane, "height": style.plane,
+    return {"layer": [regions, points], "width": "container", "height": "container",
             "resolve": {"scale": {"color": "independent", "stroke": "independent"}},
-            "autosize": {"type": "pad"}, "datasets": frames,
+            "autosize": {"type": "fit", "contains": "padding"},
+            "padding": dict.fromkeys(("left", "top", "right", "bottom"), PAD),
+            "datasets": frames,
             "config": {"view": {"stroke": None}}}
 
 

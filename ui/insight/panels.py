@@ -114,16 +114,32 @@ def _record_at(records: Sequence[Mapping], step: int) -> Mapping | None:
     return found
 
 
-def _reason(meta: InsightMeta) -> str:
-    """Why the neurons are not drawn, in the reader's language."""
-    reason = meta.neurons_reason or {}
-    key, params = reason.get("key"), reason.get("params") or {}
+def _recorded_text(text: Mapping | None, fallback: str) -> str:
+    """A text the run recorded (``{"key", "params"}``) in the reader's language;
+    ``fallback`` when its key is not in the catalog or its params do not fit it."""
+    text = text or {}
+    key, params = text.get("key"), text.get("params") or {}
     if isinstance(key, str) and key in catalog(current_lang()):
         try:
             return t(key, **plain_params(params))
         except (KeyError, IndexError, ValueError):
             pass
-    return t("insight.neurons_none")
+    return fallback
+
+
+def _reason(meta: InsightMeta) -> str:
+    """Why the neurons are not drawn, in the reader's language."""
+    return _recorded_text(meta.neurons_reason, t("insight.neurons_none"))
+
+
+def class_labels(meta: InsightMeta) -> list[str]:
+    """The plane's class names in the reader's language (a built-in set's recorded texts;
+    the names as they are otherwise)."""
+    plane = meta.plane
+    if plane is None or len(plane.class_texts) != len(plane.class_names):
+        return list(plane.class_names) if plane is not None else []
+    return [_recorded_text(text, name) for text, name in zip(plane.class_texts,
+                                                             plane.class_names)]
 
 
 def layer_summary(meta: InsightMeta, record: Mapping | None) -> pd.DataFrame:
@@ -151,6 +167,23 @@ def box_key(where: str, name: str) -> str:
     return f"{where}.{name}".replace(".", "_")
 
 
+HEADER = 96            # px above a chart scrolled to the top of the window: the app's header
+
+
+def boundary_css(key: str, style: InsightStyle) -> str:
+    """The boundary chart's box ``key``: as wide as its column, within the window's height
+    (the whole chart in view when scrolled to it, at 1280x800 too), and as much taller than
+    wide as its axes and legend need (:func:`charts.plane_room`) for a square plot."""
+    beside, above = charts.plane_room(style)
+    cap = f"max({style.plane + beside}px, calc(100vh - {HEADER + above - beside}px))"
+    box = f".st-key-{key}"
+    return (f"<style>{box} {{ container-type: inline-size; width: min(100%, {cap}); }}\n"
+            f"{box} > [data-testid='stElementContainer'] {{ height: calc(100cqw + "
+            f"{above - beside}px); }}\n"
+            f"{box} [data-testid='stFullScreenFrame'], "
+            f"{box} [data-testid='stFullScreenFrame'] > div {{ height: 100%; }}</style>")
+
+
 def _plane(run_dir: Path, insight: Insight, step: int, where: str,
            style: InsightStyle) -> None:
     """The boundary and the neurons (or why not, and per-layer summaries) at ``step``."""
@@ -164,11 +197,14 @@ def _plane(run_dir: Path, insight: Insight, step: int, where: str,
     with left:
         st.markdown(f"**{t('insight.boundary', step=step, epoch=record.get('epoch', '-'))}**")
         if grid is not None:
-            with st.container(key=box_key(where, "boundary")):
+            key = box_key(where, "boundary")
+            st.html(boundary_css(key, style))
+            with st.container(key=key):         # the column's width, square: the CSS above
                 cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
                               style == PRESENTER, lang),
-                             lambda: charts.boundary_chart(meta, grid, titles, style),
-                             width="content")
+                             lambda: charts.boundary_chart(meta, grid, titles, style,
+                                                           class_labels(meta)),
+                             width="stretch", height="stretch")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
     with right:
