@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tfcore.rundir.metrics import MAX_LOCATED, MetricsChunk, read_metrics
+from tfcore.rundir.metrics import MAX_LOCATED, MetricsChunk, read_metrics, thin
 
 MAX_FILES = 256           # files kept; the least recently read are dropped beyond it
 
@@ -43,9 +43,9 @@ def _empty() -> MetricsChunk:
 
 def _extend(old: MetricsChunk, new: MetricsChunk) -> MetricsChunk:
     problems = (old.problems + new.problems)[:MAX_LOCATED]
-    return MetricsChunk(records=old.records + new.records, offset=new.offset,
-                        skipped=old.skipped + new.skipped, problems=problems,
-                        lines=old.lines + new.lines)
+    return thin(MetricsChunk(records=old.records + new.records, offset=new.offset,
+                             skipped=old.skipped + new.skipped, problems=problems,
+                             lines=old.lines + new.lines, stride=max(old.stride, new.stride)))
 
 
 def cached_metrics(path: Path | str, max_age: float = 0.0) -> MetricsChunk:
