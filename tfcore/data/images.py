@@ -29,6 +29,7 @@ from tfcore.messages import Names
 MAX_FILES = 20_000
 MAX_UNCOMPRESSED = 1024**3
 MAX_ARRAY_BYTES = limits.MAX_ARRAY_BYTES
+MAX_DECODED_BYTES = 384 * limits.MIB   # the float32 arrays of one image zip, from its directory
 IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 SPLIT_DIRS = {"train": "train", "training": "train", "validation": "val", "valid": "val",
               "val": "val", "test": "test", "testing": "test"}
@@ -186,6 +187,31 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
     return out
 
 
+def check_decoded(arg: str, path: Path, size: int, channels: int) -> None:
+    """Refuse a zip from its directory alone, before one image is read: more image members
+    than ``MAX_FILES``, or their decoded float32 arrays above ``MAX_DECODED_BYTES``.
+
+    Raises:
+        DatasetError: ``data.err.zip_read``, ``data.err.too_many_files`` or
+            ``data.err.images_count``.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DatasetError(key="data.err.zip_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    images = sum(1 for info in infos if not info.is_dir() and _is_image(
+        PurePosixPath(info.filename.replace("\\", "/")).parts or ("",)))
+    _limits(arg, len(infos), 0)
+    need = images * size * size * channels * 4
+    if need > MAX_DECODED_BYTES:
+        raise DatasetError(key="data.err.images_count",
+                           params={"path": arg, "count": f"{images:,}", "size": size,
+                                   "channels": channels, "mb": limits.mb(need),
+                                   "limit": limits.limit_mb(MAX_DECODED_BYTES)})
+
+
 def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> RawData:
     """Class-folder images as float32 arrays (N, size, size, channels) in [0, 1].
 
@@ -201,8 +227,12 @@ def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> 
     if path.is_dir():
         files = read_folder(arg, path)
     else:
+        from tfcore.workspace import check_regular
+
+        check_regular(path, arg)               # a FIFO or a device: refused unopened
         if path.stat().st_size > limits.MAX_FILE_BYTES:
             raise limits.too_big(arg, path.stat().st_size, limits.MAX_FILE_BYTES)
+        check_decoded(arg, path, size, channels)
         files = read_zip(arg, path)
     groups, files = _layout(arg, files)
     total = sum(len(v) for v in groups.values())

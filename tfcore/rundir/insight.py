@@ -363,8 +363,6 @@ class InsightGrid:
     kernels: dict = field(default_factory=dict)    # layer name -> (inputs, units)
 
 
-
-
 @dataclass
 class _Stats:
     inode: int = -1

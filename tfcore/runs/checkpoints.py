@@ -161,9 +161,16 @@ def _looks_like_prefix(path: Path) -> bool:
 
 def _read_state(directory: Path) -> tuple[dict[str, float], str | None, list[str]]:
     """Parse the ``checkpoint`` text file: {name: timestamp}, latest name, problems."""
+    from tfcore.messages import render
+    from tfcore.workspace import file_kind
+
     state = directory / STATE_FILE
-    if not state.is_file():
+    kind = file_kind(state, directory)
+    if kind == "missing":
         return {}, None, []
+    if kind is not None or state.stat().st_size > 2**20:
+        return {}, None, [render("files.not_regular", {
+            "path": STATE_FILE, "kind": render(f"files.kind.{kind or 'other'}", {})})]
     try:
         text = state.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -243,12 +250,45 @@ def _replace_latest(entry: CheckpointEntry) -> CheckpointEntry:
     return replace(entry, latest=True)
 
 
+def special_files(prefix: Path | str) -> list[str]:
+    """The located problems of a checkpoint's files that are not regular files inside its
+    folder (a FIFO in place of ``.index`` would make TensorFlow's reader wait forever):
+    checked with one ``stat`` each before TensorFlow opens anything."""
+    from tfcore.messages import render
+    from tfcore.workspace import file_kind
+
+    prefix = Path(prefix)
+    found = []
+    for item in sorted(prefix.parent.iterdir()):
+        if item.name == prefix.name + ".index" or item.name.startswith(prefix.name + ".data-"):
+            kind = file_kind(item, prefix.parent)
+            if kind is not None:
+                found.append(render("files.not_regular", {
+                    "path": item.name, "kind": render(f"files.kind.{kind}", {})}))
+    return found
+
+
+def check_files(prefix: Path | str) -> None:
+    """Refuse a checkpoint whose files are not all regular files inside its folder.
+
+    Raises:
+        CheckpointError: ``runs.err.ckpt_special`` naming the first file and what it is.
+    """
+    bad = special_files(prefix)
+    if bad:
+        raise CheckpointError(key="runs.err.ckpt_special",
+                              params={"ckpt": Path(prefix).name, "problem": bad[0]})
+
+
 def _entry(prefix: Path, stamp: float | None, latest: bool, verify: bool) -> CheckpointEntry:
+    from tfcore.workspace import file_kind
+
     files = sorted(p for p in prefix.parent.iterdir()
                    if p.name == prefix.name + ".index" or p.name.startswith(prefix.name + ".data-"))
-    size = sum(p.stat().st_size for p in files)
+    special = special_files(prefix)
+    size = sum(p.stat().st_size for p in files if file_kind(p) is None)
     match = _NUMBER.search(prefix.name)
-    problems = _shard_problems(prefix, files)
+    problems = special or _shard_problems(prefix, files)
     if not problems and verify:
         problems = _read_problems(prefix, size)
     index = prefix.parent / (prefix.name + ".index")
@@ -357,6 +397,9 @@ def list_variables(path: Path | str, number: int | None = None,
     import tensorflow as tf
 
     prefix = resolve_prefix(path, number)
+    special = special_files(prefix)
+    if special:
+        return VariableList(prefix=prefix, variables=(), problems=tuple(special))
     try:
         reader = tf.train.load_checkpoint(str(prefix))
         shapes = dict(tf.train.list_variables(str(prefix)))
@@ -386,6 +429,7 @@ def read_tensor(prefix: Path | str, key: str) -> np.ndarray:
     """
     import tensorflow as tf
 
+    check_files(prefix)
     try:
         return np.asarray(tf.train.load_checkpoint(str(prefix)).get_tensor(key))
     except Exception as exc:  # noqa: BLE001

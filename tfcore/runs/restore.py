@@ -127,6 +127,9 @@ def restore_objects(prefix: Path | str, roots: Mapping[str, Any], variables: lis
     """
     import tensorflow as tf
 
+    from tfcore.runs.checkpoints import check_files
+
+    check_files(prefix)             # a FIFO in place of a file: refused, never waited on
     try:
         reader = tf.train.load_checkpoint(str(prefix))
         shapes = reader.get_variable_to_shape_map()

@@ -1,0 +1,269 @@
+"""Hostile inputs for the bounded-memory tests and ``bench/bench_hostile.py`` (issue 28):
+each case writes its files under a folder and names the CLI command that reads them; the
+command runs in a fresh child whose own peak RSS (``os.wait4``) and wall time are measured.
+
+Cases share one trained tiny run (``template``), copied and damaged per case.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+LIMIT_MB = 500          # peak above the baseline allowed
+LIMIT_S = 30.0          # wall time allowed
+
+
+@dataclass(frozen=True)
+class Measured:
+    rc: int
+    peak_mb: float
+    seconds: float
+    out: str
+    err: str
+
+    @property
+    def message(self) -> str:
+        """The first line of the refusal (stderr ``error:`` line), else of stdout."""
+        lines = [ln for ln in self.err.splitlines() if ln.startswith(("error", "  - "))]
+        text = " ".join(lines[:2]) or self.out.strip().splitlines()[0] if (
+            lines or self.out.strip()) else ""
+        return text[:160]
+
+
+def measure(argv: list[str], env: dict | None = None, timeout: float = 120.0) -> Measured:
+    """Run ``argv`` in a child; its own peak RSS from ``wait4`` (not other children's)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT,
+                                env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3",
+                                     **(env or {})})
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        return Measured(proc.returncode, usage.ru_maxrss / 1024, seconds,
+                        out.read().decode("utf-8", "replace"),
+                        err.read().decode("utf-8", "replace"))
+
+
+def cli(*args: str) -> list[str]:
+    return [PYTHON, "-m", "tfcore", *args]
+
+
+# ------------------------------------------------------------------------ specs ---------
+
+def seq(shape: list, layers: list[tuple[str, dict]], name: str = "hostile") -> dict:
+    return {"format": 1, "name": name, "kind": "sequential",
+            "inputs": [{"name": "x", "shape": shape, "dtype": "float32"}],
+            "layers": [{"name": f"l{i}", "type": t, "config": c}
+                       for i, (t, c) in enumerate(layers)], "outputs": []}
+
+
+SPECS: dict[str, tuple[str, dict]] = {
+    # name: (input class, spec)
+    "up3d_x12_dense": ("upsampling", seq([48, 48, 48, 1], [
+        ("UpSampling3D", {"size": [12, 12, 12]}), ("Flatten", {}), ("Dense", {"units": 10})])),
+    "up3d_x4": ("upsampling", seq([72, 72, 72, 1], [("UpSampling3D", {"size": 4})])),
+    "up2d_x64": ("upsampling", seq([64, 64, 3], [
+        ("UpSampling2D", {"size": [64, 64]}), ("Conv2D", {"filters": 8, "kernel_size": 3})])),
+    "up2d_chain": ("upsampling", seq([32, 32, 3], [("UpSampling2D", {"size": 4})] * 4)),
+    "up1d_x1e6": ("upsampling", seq([100, 64], [("UpSampling1D", {"size": 1_000_000})])),
+    "pad2d_huge": ("upsampling", seq([8, 8, 3], [("ZeroPadding2D", {"padding": 5000})])),
+    "convT_stride": ("upsampling", seq([64, 64, 16], [
+        ("Conv2DTranspose", {"filters": 64, "kernel_size": 3, "strides": 64})])),
+    "resize_8000": ("upsampling", seq([32, 32, 3], [
+        ("Resizing", {"height": 8000, "width": 8000})])),
+    "repeat_1e9": ("upsampling", seq([64], [("RepeatVector", {"n": 1_000_000_000})])),
+    "dense_1e11": ("huge weights", seq([100_000], [("Dense", {"units": 1_000_000})])),
+    "conv3d_filters": ("huge weights", seq([16, 16, 16, 4096], [
+        ("Conv3D", {"filters": 4096, "kernel_size": 5, "padding": "same"})])),
+    "conv2d_kernel": ("huge weights", seq([512, 512, 512], [
+        ("Conv2D", {"filters": 4096, "kernel_size": 31, "padding": "same"})])),
+    "einsum_4e9": ("huge weights", seq([4096], [
+        ("EinsumDense", {"equation": "ab,bc->ac", "output_shape": [1_000_000]})])),
+    "lstm_units": ("huge weights", seq([10, 64], [("LSTM", {"units": 100_000})])),
+    "embedding_out": ("huge weights", seq([4], [
+        ("Embedding", {"input_dim": 1_000_000, "output_dim": 100_000})])),
+    "sepconv_mult": ("huge weights", seq([32, 32, 4096], [
+        ("SeparableConv2D", {"filters": 65536, "kernel_size": 3, "depth_multiplier": 64})])),
+    "flatten_dense_img": ("dense after flatten", seq([1024, 1024, 3], [
+        ("Flatten", {}), ("Dense", {"units": 4096})])),
+    "flatten_dense_conv": ("dense after flatten", seq([256, 256, 3], [
+        ("Conv2D", {"filters": 64, "kernel_size": 3, "padding": "same"}), ("Flatten", {}),
+        ("Dense", {"units": 1024})])),
+    "flatten_dense_up": ("dense after flatten", seq([48, 48, 48, 1], [
+        ("UpSampling3D", {"size": 2}), ("Flatten", {}), ("Dense", {"units": 64})])),
+    "many_wide_layers": ("deep/huge spec", seq([4096], [("Dense", {"units": 4096})] * 60)),
+    "bytes_many_outputs": ("deep/huge spec", seq([4000, 4000], [("Activation",
+                                                                {"activation": "relu"})] * 40)),
+    "input_1e11": ("deep/huge spec", seq([100_000, 1_000_000], [("Dense", {"units": 2})])),
+    "layers_5000": ("deep/huge spec", seq([4], [("Dense", {"units": 4})] * 5000)),
+}
+
+
+def deep_json(folder: Path) -> Path:
+    path = folder / "deep.json"
+    path.write_text('{"layers": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    return path
+
+
+def spec_file(folder: Path, name: str) -> Path:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(SPECS[name][1]))
+    return path
+
+
+# ------------------------------------------------------------------------- runs ---------
+
+def tiny_spec() -> dict:
+    return seq([8, 8, 1], [("Flatten", {}), ("Dense", {"units": 16, "activation": "relu"}),
+                           ("Dense", {"units": 10}), ("Softmax", {})], name="tiny")
+
+
+def train_template(workspace: Path) -> Path:
+    """One real run of the tiny model (4 steps, a checkpoint every 2): its folder."""
+    spec = workspace / "tiny.json"
+    spec.write_text(json.dumps(tiny_spec()))
+    result = subprocess.run(cli("train", "--spec", str(spec), "--dataset", "digits8",
+                                "--steps", "4", "--ckpt-every", "2", "--keep", "1",
+                                "--workspace", str(workspace), "--no-insight", "--quiet"),
+                            capture_output=True, text=True, cwd=ROOT, timeout=600,
+                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    runs = sorted((workspace / "runs").glob("tiny-*"))
+    assert runs, result.stdout + result.stderr
+    return runs[-1]
+
+
+def copy_run(template: Path, workspace: Path) -> Path:
+    """A fresh workspace holding a copy of the template run: the copy's folder."""
+    target = workspace / "runs" / template.name
+    shutil.copytree(template, target, symlinks=True)
+    return target
+
+
+def _replace_with(path: Path, how: str, outside: Path) -> None:
+    path.unlink(missing_ok=True)
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "device":
+        os.symlink("/dev/zero", path)
+    elif how == "outside":
+        outside.write_bytes(b"x" * 64)
+        os.symlink(outside, path)
+    elif how == "socket":
+        import socket
+
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        sock.close()
+
+
+def damage_run(run: Path, target: str, how: str) -> None:
+    """Put a FIFO, a device, a socket or a link leaving the run in place of ``target``:
+    ``index``, ``data``, ``state`` (ckpt/checkpoint), ``metrics``, ``status``, ``run_json``,
+    ``events``."""
+    ckpt = run / "ckpt"
+    if target in ("index", "data"):
+        suffix = ".index" if target == "index" else ".data-00000-of-00001"
+        for item in sorted(ckpt.glob(f"*{suffix}")):
+            _replace_with(item, how, run.parent.parent / f"outside{suffix}")
+        return
+    if target == "events":
+        item = next((run / "tb" / "train").glob("events.out.tfevents.*"))
+        _replace_with(item, how, run.parent.parent / "outside.events")
+        return
+    path = {"state": ckpt / "checkpoint", "metrics": run / "metrics.jsonl",
+            "status": run / "status.json", "run_json": run / "run.json"}[target]
+    _replace_with(path, how, run.parent.parent / f"outside-{path.name}")
+
+
+def big_metrics(run: Path, megabytes: int) -> None:
+    """``metrics.jsonl`` grown to ``megabytes`` by repeating valid lines (fast)."""
+    line = (json.dumps({"step": 1, "epoch": 1, "time": 1.0, "elapsed": 0.1, "split": "train",
+                        "loss": 2.3, "sparse_categorical_accuracy": 0.1,
+                        "samples_per_sec": 100.0}) + "\n").encode()
+    block = line * (2**20 // len(line))
+    with open(run / "metrics.jsonl", "wb") as handle:
+        for _ in range(megabytes):
+            handle.write(block)
+
+
+def long_line_metrics(run: Path, megabytes: int) -> None:
+    with open(run / "metrics.jsonl", "wb") as handle:
+        handle.write(b'{"step": 1, "loss": "' + b"x" * (megabytes * 2**20) + b'"}\n')
+
+
+# ---------------------------------------------------------------------- uploads ---------
+
+def wide_csv(folder: Path, columns: int, rows: int = 3) -> Path:
+    path = folder / "uploads" / f"wide{columns}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = ",".join(f"c{i}" for i in range(columns))
+    row = ",".join("1" for _ in range(columns))
+    with open(path, "w") as handle:
+        handle.write(header + "\n")
+        for _ in range(rows):
+            handle.write(row + "\n")
+    return path
+
+
+def long_csv(folder: Path, rows: int, columns: int) -> Path:
+    path = folder / "uploads" / f"long{rows}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = (",".join("1" for _ in range(columns)) + "\n").encode()
+    with open(path, "wb") as handle:
+        handle.write((",".join(f"c{i}" for i in range(columns)) + "\n").encode())
+        chunk = line * 10_000
+        for _ in range(rows // 10_000):
+            handle.write(chunk)
+    return path
+
+
+def _tiny_png() -> bytes:
+    import numpy as np
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.zeros((8, 8, 3), np.uint8)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def image_zip(folder: Path, count: int, name: str = "many") -> Path:
+    """A zip of ``count`` tiny PNGs in two class folders (stored, written fast)."""
+    path = folder / "uploads" / f"{name}{count}.zip"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    png = _tiny_png()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for i in range(count):
+            archive.writestr(f"{'ab'[i % 2]}/{i}.png", png)
+    return path
+
+
+def special_upload(folder: Path, name: str, how: str) -> Path:
+    path = folder / "uploads" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _replace_with(path, how, folder.parent / f"outside-{name}")
+    return path
+
+
+Builder = Callable[[Path], list[str]]
