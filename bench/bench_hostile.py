@@ -37,7 +37,7 @@ def main() -> int:
             work = folder / f"{target}-{how}-{command[1]}"
             run = fx.copy_run(template, work)
             fx.damage_run(run, target, how)
-            argv = fx.cli(*command, *([run.name] if command[1] != "list" else []),
+            argv = fx.cli(*command, *([run.name] if command != ("runs", "list") else []),
                           "--workspace", str(work))
             _row(f"{how} in place of {target}", " ".join(command), fx.measure(argv, timeout=60))
         for command in ("show", "list"):

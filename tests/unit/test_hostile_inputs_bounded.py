@@ -118,7 +118,7 @@ def test_special_files_in_a_run_are_refused_at_once(case, template, tmp_path,
     _, target, how, command, word = case
     run = fx.copy_run(template, tmp_path)
     fx.damage_run(run, target, how)
-    argv = fx.cli(*command, *([run.name] if command[1] != "list" else []),
+    argv = fx.cli(*command, *([run.name] if command != ("runs", "list") else []),
                   "--workspace", str(tmp_path))
     found = fx.measure(argv, timeout=60)
     _bounded(found, baseline_mb)
