@@ -11,6 +11,7 @@ import io
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -23,8 +24,8 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-LIMIT_MB = 500          # peak above the baseline allowed
-LIMIT_S = 30.0          # wall time allowed
+LIMIT_MB = 500          # a case's own peak above what its process held before it
+LIMIT_S = 30.0          # a case's own time (interpreter and TensorFlow start excluded)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Measured:
     seconds: float
     out: str
     err: str
+    tf: bool = False          # TensorFlow was imported by the end of the case
 
     @property
     def message(self) -> str:
@@ -44,13 +46,18 @@ class Measured:
         return text[:160]
 
 
+CHILD = Path(__file__).with_name("hostile_child.py")
+
+
+def _env(env: dict | None = None) -> dict:
+    return {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})}
+
+
 def measure(argv: list[str], env: dict | None = None, timeout: float = 120.0) -> Measured:
     """Run ``argv`` in a child; its own peak RSS from ``wait4`` (not other children's)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT,
-                                env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3",
-                                     **(env or {})})
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT, env=_env(env))
         timer = threading.Timer(timeout, proc.kill)
         timer.start()
         try:
@@ -64,6 +71,40 @@ def measure(argv: list[str], env: dict | None = None, timeout: float = 120.0) ->
         return Measured(proc.returncode, usage.ru_maxrss / 1024, seconds,
                         out.read().decode("utf-8", "replace"),
                         err.read().decode("utf-8", "replace"))
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one child reported: its resident size before the cases (``baseline_mb``: with
+    TensorFlow imported when ``warm``), the import's seconds, and each case."""
+
+    baseline_mb: float
+    import_s: float
+    results: dict[str, Measured]
+
+
+def run_batch(cases: dict[str, list[str]], warm: bool, limit_s: float = LIMIT_S) -> Batch:
+    """Run the CLI ``cases`` (id -> arguments after ``python -m tfcore``) one after the
+    other in one child (``hostile_child.py``); each case's peak is measured from the RSS it
+    started at and its time from its own start, an alarm stops one past ``limit_s``.
+    A case the child never reported (it died) comes back with rc -1 and the child's
+    stderr."""
+    with tempfile.TemporaryDirectory() as tmp:
+        spec, results = Path(tmp) / "cases.json", Path(tmp) / "results.jsonl"
+        spec.write_text(json.dumps({"warm": warm, "limit_s": limit_s,
+                                    "cases": [[k, v] for k, v in cases.items()]}))
+        proc = subprocess.run([PYTHON, str(CHILD), str(spec), str(results)], cwd=ROOT,
+                              env=_env(), capture_output=True, text=True,
+                              timeout=300 + len(cases) * (limit_s + 5))
+        rows = [json.loads(line) for line in results.read_text().splitlines()] \
+            if results.exists() else []
+    head = rows[0] if rows else {}
+    found = {r["id"]: Measured(r["rc"], r["peak_mb"], r["seconds"], r["out"], r["err"],
+                               r["tf"]) for r in rows[1:]}
+    for key in cases:
+        found.setdefault(key, Measured(-1, 0.0, 0.0, proc.stdout[-3000:],
+                                       proc.stderr[-3000:]))
+    return Batch(head.get("baseline_mb", 0.0), head.get("import_s", 0.0), found)
 
 
 def cli(*args: str) -> list[str]:
@@ -142,13 +183,14 @@ def tiny_spec() -> dict:
 
 def train_template(workspace: Path) -> Path:
     """One real run of the tiny model (4 steps, a checkpoint every 2): its folder."""
+    workspace.mkdir(parents=True, exist_ok=True)
     spec = workspace / "tiny.json"
     spec.write_text(json.dumps(tiny_spec()))
     result = subprocess.run(cli("train", "--spec", str(spec), "--dataset", "digits8",
                                 "--steps", "4", "--ckpt-every", "2", "--keep", "1",
                                 "--workspace", str(workspace), "--no-insight", "--quiet"),
                             capture_output=True, text=True, cwd=ROOT, timeout=600,
-                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+                            env=_env())
     runs = sorted((workspace / "runs").glob("tiny-*"))
     assert runs, result.stdout + result.stderr
     return runs[-1]
@@ -161,12 +203,18 @@ def copy_run(template: Path, workspace: Path) -> Path:
     return target
 
 
-def _replace_with(path: Path, how: str, outside: Path) -> None:
+def _replace_with(path: Path, how: str, outside: Path) -> str:
+    """Put ``how`` in place of ``path``; returns what was made (``device-link`` where a
+    device node could not be made: a link to ``/dev/zero`` instead)."""
     path.unlink(missing_ok=True)
     if how == "fifo":
         os.mkfifo(path)
     elif how == "device":
-        os.symlink("/dev/zero", path)
+        try:                                      # /dev/zero's numbers: needs CAP_MKNOD
+            os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 5))
+        except OSError:
+            os.symlink("/dev/zero", path)
+            return "device-link"
     elif how == "outside":
         outside.write_bytes(b"x" * 64)
         os.symlink(outside, path)
@@ -176,9 +224,10 @@ def _replace_with(path: Path, how: str, outside: Path) -> None:
         sock = socket.socket(socket.AF_UNIX)
         sock.bind(str(path))
         sock.close()
+    return how
 
 
-def damage_run(run: Path, target: str, how: str) -> None:
+def damage_run(run: Path, target: str, how: str) -> str:
     """Put a FIFO, a device, a socket or a link leaving the run in place of ``target``:
     ``index``, ``data``, ``state`` (ckpt/checkpoint), ``metrics``, ``status``, ``run_json``,
     ``events``."""
@@ -186,15 +235,14 @@ def damage_run(run: Path, target: str, how: str) -> None:
     if target in ("index", "data"):
         suffix = ".index" if target == "index" else ".data-00000-of-00001"
         for item in sorted(ckpt.glob(f"*{suffix}")):
-            _replace_with(item, how, run.parent.parent / f"outside{suffix}")
-        return
+            made = _replace_with(item, how, run.parent.parent / f"outside{suffix}")
+        return made
     if target == "events":
         item = next((run / "tb" / "train").glob("events.out.tfevents.*"))
-        _replace_with(item, how, run.parent.parent / "outside.events")
-        return
+        return _replace_with(item, how, run.parent.parent / "outside.events")
     path = {"state": ckpt / "checkpoint", "metrics": run / "metrics.jsonl",
             "status": run / "status.json", "run_json": run / "run.json"}[target]
-    _replace_with(path, how, run.parent.parent / f"outside-{path.name}")
+    return _replace_with(path, how, run.parent.parent / f"outside-{path.name}")
 
 
 def big_metrics(run: Path, megabytes: int) -> None:
@@ -219,11 +267,11 @@ def wide_csv(folder: Path, columns: int, rows: int = 3) -> Path:
     path = folder / "uploads" / f"wide{columns}.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
     header = ",".join(f"c{i}" for i in range(columns))
-    row = ",".join("1" for _ in range(columns))
+    row = ",".join("1" for _ in range(columns - 1))
     with open(path, "w") as handle:
         handle.write(header + "\n")
-        for _ in range(rows):
-            handle.write(row + "\n")
+        for i in range(rows):                     # the label (last column): two classes
+            handle.write(f"{row},{i % 2}\n")
     return path
 
 

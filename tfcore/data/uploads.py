@@ -185,6 +185,11 @@ def check_csv_shape(path: Path, arg: str) -> None:
         head = handle.read(MAX_HEADER_BYTES + 1)
         end = head.find(b"\n")
         if end < 0 and len(head) > MAX_HEADER_BYTES:
+            columns = _first_line_columns(handle, head)
+            if columns > MAX_CSV_COLUMNS:            # a million columns: say so
+                raise DatasetError(key="data.err.csv_columns",
+                                   params={"path": arg, "count": f"{columns:,}",
+                                           "limit": f"{MAX_CSV_COLUMNS:,}"})
             raise DatasetError(key="data.err.csv_header",
                                params={"path": arg, "limit": f"{MAX_HEADER_BYTES:,}"})
         first = head if end < 0 else head[:end]
@@ -207,6 +212,21 @@ def check_csv_shape(path: Path, arg: str) -> None:
         raise DatasetError(key="data.err.csv_cells",
                            params={"path": arg, "rows": f"{lines:,}", "columns": len(row),
                                    "limit": f"{MAX_CSV_CELLS:,}"})
+
+
+def _first_line_columns(handle: Any, head: bytes) -> int:
+    """The columns of a first line longer than ``head`` (its first bytes), counted by
+    its commas while reading on in blocks: nothing but the count is kept."""
+    commas = head.count(b",")
+    while True:
+        block = handle.read(4 * 2**20)
+        if not block:
+            break
+        end = block.find(b"\n")
+        commas += block[: end if end >= 0 else len(block)].count(b",")
+        if end >= 0:
+            break
+    return commas + 1
 
 
 def _labels(name: str, values: np.ndarray, task: str) -> tuple[np.ndarray, str, tuple]:

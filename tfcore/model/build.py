@@ -185,9 +185,9 @@ def build_traced(spec: ModelSpec, make_model: bool = True,
         SpecError: ``spec.too_big`` (see :func:`check_sizes`), or naming the first layer
             Keras rejects and its message.
     """
+    check_sizes(spec, param_limit)      # refused in plain Python: Keras not even imported
     import keras
 
-    check_sizes(spec, param_limit)
     factory = _LayerFactory()
     if spec.kind == FUNCTIONAL:
         return _build_functional(spec, factory, keras)

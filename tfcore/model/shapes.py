@@ -10,6 +10,7 @@ parameter limit before anything is allocated.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 Shape = tuple  # of int | None
@@ -231,6 +232,49 @@ def _repeat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
     return (cfg["n"], shapes[0][0])
 
 
+def _resize(cfg: Mapping, shapes: Sequence[Shape]) -> Shape | None:
+    """Resizing, CenterCrop, RandomCrop: ``height`` x ``width``, channels kept (an image,
+    or a stack of them); ``None`` (unknown: Keras decides) for anything else."""
+    height, width, shape = cfg.get("height"), cfg.get("width"), shapes[0]
+    if not (isinstance(height, int) and isinstance(width, int)) or len(shape) not in (3, 4):
+        return None
+    return (*shape[:-3], height, width, shape[-1])
+
+
+def _einsum_dims(cfg: Mapping, shape: Shape) -> tuple[str, dict[str, int | None]] | None:
+    """EinsumDense's kernel letters and every letter's size, as Keras works them out
+    (``ab,bc->ac``: batch first, ``output_shape`` the rest); ``None`` for an equation
+    with ``...`` or one this does not follow."""
+    equation, out = cfg.get("equation"), cfg.get("output_shape")
+    match = re.fullmatch(r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)", str(equation or ""))
+    out = [out] if isinstance(out, int) else out
+    if not match or not isinstance(out, (list, tuple)):
+        return None
+    inp, kernel, result = match.groups()
+    if len(inp) != len(shape) + 1 or len(result) != len(out) + 1:
+        return None
+    sizes: dict[str, int | None] = dict(zip(inp, (None, *shape)))
+    for letter, size in zip(result[1:], out):
+        sizes.setdefault(letter, size)
+    return (result, sizes) if all(k in sizes for k in kernel + result) else None
+
+
+def _einsum(cfg: Mapping, shapes: Sequence[Shape]) -> Shape | None:
+    found = _einsum_dims(cfg, shapes[0])
+    return None if found is None else tuple(found[1][k] for k in found[0][1:])
+
+
+def _einsum_params(cfg: Mapping, shape: Shape) -> int | None:
+    found = _einsum_dims(cfg, shape)
+    if found is None:
+        return None
+    kernel = re.fullmatch(r"[a-zA-Z]+,([a-zA-Z]+)->.*", str(cfg["equation"])).group(1)
+    weights = _prod([found[1][k] for k in kernel])
+    bias = _prod([found[1][k] for k in str(cfg.get("bias_axes") or "")]) \
+        if cfg.get("bias_axes") else 0
+    return None if weights is None or bias is None else weights + bias
+
+
 _SAME_SHAPE = ("Identity", "Masking", "ELU", "LeakyReLU", "ReLU", "PReLU",
                "ActivityRegularization", "AlphaDropout", "GaussianDropout", "GaussianNoise",
                "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "UnitNormalization",
@@ -261,7 +305,9 @@ SHAPE_RULES: dict[str, Callable[[Mapping, Sequence[Shape]], Shape]] = {
     "GlobalMaxPooling1D": _channels_last(_global_keep(1)),
     "GlobalMaxPooling2D": _channels_last(_global_keep(2)),
     "GlobalMaxPooling3D": _channels_last(_global_keep(3)),
-    "Permute": _permute, "RepeatVector": _repeat,
+    "Permute": _permute, "RepeatVector": _repeat, "EinsumDense": _einsum,
+    "Resizing": _channels_last(_resize), "CenterCrop": _channels_last(_resize),
+    "RandomCrop": _channels_last(_resize),
     "SimpleRNN": _recurrent,
     "Maximum": lambda c, s: _same(s), "Minimum": lambda c, s: _same(s),
     "Subtract": lambda c, s: _same(s),
@@ -343,7 +389,7 @@ PARAM_RULES: dict[str, Callable[[Mapping, Shape], int | None]] = {
     "Conv2DTranspose": _conv_params(2), "Conv3DTranspose": _conv_params(3),
     "DepthwiseConv1D": _depthwise_params(1, False), "DepthwiseConv2D": _depthwise_params(2, False),
     "SeparableConv1D": _depthwise_params(1, True), "SeparableConv2D": _depthwise_params(2, True),
-    "SimpleRNN": _rnn_params(1), "PReLU": _prelu_params,
+    "SimpleRNN": _rnn_params(1), "PReLU": _prelu_params, "EinsumDense": _einsum_params,
     "GroupNormalization": _norm_params(0),
     "RMSNormalization": lambda c, s: s[-1],
     "Dense": _dense_params, "Linear": lambda c, s: _dense_params({**c, "use_bias": True}, s),

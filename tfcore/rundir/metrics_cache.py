@@ -14,6 +14,7 @@ same object while the file is unchanged, so callers may cache derived values on 
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -69,6 +70,10 @@ def cached_metrics(path: Path | str, max_age: float = 0.0) -> MetricsChunk:
         with _guard:
             _entries.pop(key, None)
         return read_metrics(Path(key))       # missing or unreadable: an empty, located chunk
+    if not stat.S_ISREG(st.st_mode):          # a FIFO, device, socket: refused, located
+        with _guard:
+            _entries.pop(key, None)
+        return read_metrics(Path(key))
     with _guard:
         entry = _entries.get(key)
         if entry is None or entry.inode != st.st_ino:
