@@ -1,11 +1,17 @@
-"""Hostile inputs (issue 28) through the command line, each in a fresh child: prints the
-table for the closing note: input class, peak MB, seconds, message.
+"""Hostile inputs (issue 28) through the command line: prints the table for the closing
+note: input class, case, peak MB, seconds, TensorFlow imported, message.
 
-    .venv/bin/python bench/bench_hostile.py            # specs, runs, metrics, uploads
+The cases are those of ``tests/unit/test_hostile_inputs_bounded.py``, measured the same
+way: two children (one that never imports TensorFlow first, one that imported it before
+its cases), each case's peak resident size above what its process held before it
+(VmHWM reset per case) and its own seconds.
+
+    .venv/bin/python bench/bench_hostile.py
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -16,43 +22,30 @@ sys.path.insert(0, str(ROOT / "tests" / "unit"))
 import fixtures_hostile as fx  # noqa: E402
 
 
-def _row(kind: str, name: str, found: fx.Measured) -> None:
-    print(f"| {kind} | {name} | {found.peak_mb:,.0f} | {found.seconds:.1f} | "
-          f"{found.message.replace('|', '/')} |", flush=True)
+def _table(title: str, cases: fx.Cases, batch: fx.Batch) -> None:
+    print(f"\n{title}: the child held {batch.baseline_mb:,.0f} MB before its cases"
+          + (f" (TensorFlow imported in {batch.import_s:.1f} s)" if batch.import_s else ""))
+    print("| input class | case | peak MB | seconds | TF | message |\n|---|---|---|---|---|---|")
+    for cid, (kind, _) in cases.items():
+        found = batch.results[cid]
+        message = found.message.replace("|", "/") if found.rc else f"ok (rc 0) {found.message}"
+        print(f"| {kind} | {cid} | {found.peak_mb:,.1f} | {found.seconds:.2f} | "
+              f"{'yes' if found.tf else 'no'} | {message[:150]} |", flush=True)
 
 
 def main() -> int:
-    base = fx.measure([fx.PYTHON, "-c", "import tensorflow, keras"])
-    print(f"baseline (a child importing TensorFlow): {base.peak_mb:,.0f} MB\n")
-    print("| input class | case | peak MB | seconds | message |\n|---|---|---|---|---|")
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        for name, (kind, _) in fx.SPECS.items():
-            _row(kind, name, fx.measure(fx.cli("spec", "check", str(fx.spec_file(folder, name)))))
+    folder = Path(tempfile.mkdtemp(prefix="h28-", dir="/tmp"))   # short: socket paths
+    try:
         template = fx.train_template(folder / "template")
-        for target, how, command in [("index", "fifo", ("ckpt", "list")),
-                                     ("index", "fifo", ("ckpt", "eval")),
-                                     ("metrics", "fifo", ("runs", "show")),
-                                     ("status", "fifo", ("runs", "list"))]:
-            work = folder / f"{target}-{how}-{command[1]}"
-            run = fx.copy_run(template, work)
-            fx.damage_run(run, target, how)
-            argv = fx.cli(*command, *([run.name] if command != ("runs", "list") else []),
-                          "--workspace", str(work))
-            _row(f"{how} in place of {target}", " ".join(command), fx.measure(argv, timeout=60))
-        for command in ("show", "list"):
-            work = folder / f"metrics-{command}"
-            run = fx.copy_run(template, work)
-            fx.big_metrics(run, 200)
-            argv = fx.cli("runs", command, *([run.name] if command == "show" else []),
-                          "--workspace", str(work))
-            _row("200 MB metrics.jsonl", f"runs {command}", fx.measure(argv))
-        path = fx.wide_csv(folder, 1_000_000)
-        _row("wide CSV", "1,000,000 columns", fx.measure(fx.cli(
-            "data", "show", f"upload:csv:{path.name}", "--workspace", str(folder))))
-        fx.image_zip(folder, 19_000)
-        _row("image zip", "19,000 images", fx.measure(fx.cli(
-            "data", "show", "upload:images:many19000.zip", "--workspace", str(folder))))
+        words: dict[str, tuple[str, ...]] = {}
+        cold = fx.cold_cases(folder, template, words)
+        cold_batch = fx.run_batch({k: a for k, (_, a) in cold.items()}, warm=False)
+        _table("Without TensorFlow", cold, cold_batch)
+        warm = fx.warm_cases(folder, template, words)
+        warm_batch = fx.run_batch({k: a for k, (_, a) in warm.items()}, warm=True)
+        _table("With TensorFlow imported first", warm, warm_batch)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 

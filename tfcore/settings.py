@@ -99,6 +99,14 @@ PARAM_LIMIT = Setting("TFLAB_PARAM_LIMIT", 50_000_000, _at_least(1, int),
 MAX_MODEL_MB = Setting("TFLAB_MAX_MODEL_MB", 2048, _at_least(1, int), _INTEGER,
                        "the most megabytes a model may need: its weights plus one example's "
                        "output of every layer, counted as float32")
+MAX_DECODED_MB = Setting("TFLAB_MAX_DECODED_MB", 384, _at_least(1, int), _INTEGER,
+                         "the most megabytes one image zip's images may need decoded "
+                         "(float32), counted from its directory before any is read")
+MAX_CSV_COLUMNS = Setting("TFLAB_MAX_CSV_COLUMNS", 2_000, _at_least(1, int), _INTEGER,
+                          "the most columns an uploaded CSV may have (its first line)")
+MAX_CSV_CELLS = Setting("TFLAB_MAX_CSV_CELLS", 20_000_000, _at_least(1, int), _INTEGER,
+                        "the most cells (rows x columns) an uploaded CSV may have, counted "
+                        "before it is parsed")
 CPUS = Setting("TFLAB_CPUS", None, str, Text("settings.allowed.cpus"),
                "set by the server for each worker of a run: the CPU set it runs on")
 
@@ -107,7 +115,8 @@ LANG = Setting("TFLAB_LANG", "en", str, Text("settings.allowed.lang"),
 
 SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,
                                 NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT,
-                                MAX_MODEL_MB, CPUS, LANG)}
+                                MAX_MODEL_MB, MAX_DECODED_MB, MAX_CSV_COLUMNS, MAX_CSV_CELLS,
+                                CPUS, LANG)}
 
 
 def workspace_dir() -> Path | None:

@@ -1,6 +1,7 @@
 """Hostile inputs for the bounded-memory tests and ``bench/bench_hostile.py`` (issue 28):
-each case writes its files under a folder and names the CLI command that reads them; the
-command runs in a fresh child whose own peak RSS (``os.wait4``) and wall time are measured.
+each case writes its files under a folder and names the CLI command that reads them;
+:func:`run_batch` runs the commands one after the other in a child (``hostile_child.py``)
+that measures each one's own peak resident size and time.
 
 Cases share one trained tiny run (``template``), copied and damaged per case.
 """
@@ -15,12 +16,9 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -39,11 +37,14 @@ class Measured:
 
     @property
     def message(self) -> str:
-        """The first line of the refusal (stderr ``error:`` line), else of stdout."""
-        lines = [ln for ln in self.err.splitlines() if ln.startswith(("error", "  - "))]
-        text = " ".join(lines[:2]) or self.out.strip().splitlines()[0] if (
-            lines or self.out.strip()) else ""
-        return text[:160]
+        """The refusal (stderr ``error:`` line and the first detail), else the first
+        located problem a listing printed."""
+        lines = [ln.strip() for ln in self.err.splitlines() if ln.startswith(("error", "  - "))]
+        if not lines:
+            lines = [ln.strip().strip('",') for ln in self.out.splitlines()
+                     if any(w in ln for w in ("not a regular file", "leads out",
+                                              "metrics.jsonl"))]
+        return " ".join(lines[:2])[:160]
 
 
 CHILD = Path(__file__).with_name("hostile_child.py")
@@ -51,26 +52,6 @@ CHILD = Path(__file__).with_name("hostile_child.py")
 
 def _env(env: dict | None = None) -> dict:
     return {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})}
-
-
-def measure(argv: list[str], env: dict | None = None, timeout: float = 120.0) -> Measured:
-    """Run ``argv`` in a child; its own peak RSS from ``wait4`` (not other children's)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT, env=_env(env))
-        timer = threading.Timer(timeout, proc.kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        seconds = time.monotonic() - start
-        out.seek(0)
-        err.seek(0)
-        return Measured(proc.returncode, usage.ru_maxrss / 1024, seconds,
-                        out.read().decode("utf-8", "replace"),
-                        err.read().decode("utf-8", "replace"))
 
 
 @dataclass(frozen=True)
@@ -314,4 +295,135 @@ def special_upload(folder: Path, name: str, how: str) -> Path:
     return path
 
 
-Builder = Callable[[Path], list[str]]
+# ------------------------------------------------------------------------ cases ---------
+# Case ids -> (input class, CLI arguments). ``cold_cases`` must all answer without
+# TensorFlow; ``warm_cases`` legitimately need it (a child that imported it runs them).
+
+SPEC_NAMES = list(SPECS)
+WEIGHTS_NAMES = ["up3d_x12_dense", "dense_1e11", "einsum_4e9", "resize_8000",
+                 "flatten_dense_up"]
+
+# (case id, file replaced, by what, command, words the answer must hold, TensorFlow needed)
+# "runs show" verifies the run's checkpoints with TensorFlow unless a checkpoint file is
+# itself refused; "ckpt list" verifies them too unless one is refused.
+RUN_CASES = [
+    ("index-fifo-show", "index", "fifo", ("runs", "show"), "FIFO", False),
+    ("index-fifo-ckpt-list", "index", "fifo", ("ckpt", "list"), "FIFO", False),
+    ("index-fifo-ckpt-eval", "index", "fifo", ("ckpt", "eval"), "FIFO", False),
+    ("index-device-ckpt-list", "index", "device", ("ckpt", "list"), "device", False),
+    ("index-outside-ckpt-list", "index", "outside", ("ckpt", "list"), "leads out", False),
+    ("index-socket-ckpt-list", "index", "socket", ("ckpt", "list"), "socket", False),
+    ("data-fifo-show", "data", "fifo", ("runs", "show"), "FIFO", False),
+    ("data-fifo-ckpt-list", "data", "fifo", ("ckpt", "list"), "FIFO", False),
+    ("data-fifo-ckpt-eval", "data", "fifo", ("ckpt", "eval"), "FIFO", False),
+    ("state-fifo-ckpt-list", "state", "fifo", ("ckpt", "list"), "FIFO", True),
+    ("state-fifo-show", "state", "fifo", ("runs", "show"), "FIFO", True),
+    ("metrics-fifo-show", "metrics", "fifo", ("runs", "show"), "FIFO", True),
+    ("metrics-fifo-list", "metrics", "fifo", ("runs", "list"), "FIFO", False),
+    ("metrics-device-show", "metrics", "device", ("runs", "show"), "device", True),
+    ("metrics-outside-show", "metrics", "outside", ("runs", "show"), "leads out", True),
+    ("metrics-socket-list", "metrics", "socket", ("runs", "list"), "socket", False),
+    ("status-fifo-show", "status", "fifo", ("runs", "show"), "FIFO", True),
+    ("status-fifo-list", "status", "fifo", ("runs", "list"), "FIFO", False),
+    ("status-device-list", "status", "device", ("runs", "list"), "device", False),
+    ("runjson-fifo-show", "run_json", "fifo", ("runs", "show"), "FIFO", True),
+    ("runjson-fifo-list", "run_json", "fifo", ("runs", "list"), "FIFO", False),
+    ("runjson-outside-show", "run_json", "outside", ("runs", "show"), "leads out", True),
+    ("events-fifo-show", "events", "fifo", ("runs", "show"), "", True),
+    ("events-fifo-list", "events", "fifo", ("runs", "list"), "", False),
+]
+UPLOAD_SPECIALS = [("bad.csv", "fifo", "FIFO"), ("dev.csv", "device", "device"),
+                   ("pipe.zip", "fifo", "FIFO"), ("pipe.npz", "fifo", "FIFO")]
+METRICS_CASES = [("metrics-200mb-show", 200, "show"), ("metrics-200mb-list", 200, "list"),
+                 ("metrics-60mb-show", 60, "show")]
+Cases = dict[str, tuple[str, list[str]]]
+
+
+def upload_kind(name: str) -> str:
+    return {"csv": "csv", "zip": "images", "npz": "npz"}[name.rsplit(".", 1)[1]]
+
+
+def _run_case(case: tuple, template: Path, folder: Path,
+              words: dict[str, tuple[str, ...]]) -> tuple[str, list[str]]:
+    cid, target, how, command, word, _ = case
+    work = folder / cid
+    run = copy_run(template, work)
+    made = damage_run(run, target, how)
+    # a link to /dev/zero (no device node could be made): a checkpoint reader calls it a
+    # link leading out of its folder, the run's JSON readers a device
+    words[cid] = ("device", "leads out") if made == "device-link" else (word,)
+    return (f"{how} in place of {target}",
+            [*command, *([run.name] if command != ("runs", "list") else []),
+             "--workspace", str(work)])
+
+
+def _metrics_case(case: tuple, template: Path, folder: Path) -> tuple[str, list[str]]:
+    cid, megabytes, command = case
+    work = folder / cid
+    run = copy_run(template, work)
+    big_metrics(run, megabytes)
+    return (f"{megabytes} MB metrics.jsonl",
+            ["runs", command, *([run.name] if command == "show" else []),
+             "--workspace", str(work)])
+
+
+def cold_cases(folder: Path, template: Path, words: dict[str, tuple[str, ...]]) -> Cases:
+    """Writes the files of every case that must answer without TensorFlow."""
+    cases: Cases = {}
+    specs = folder / "specs"
+    specs.mkdir(exist_ok=True)
+    for name in SPEC_NAMES:
+        cases[f"spec-{name}"] = (SPECS[name][0],
+                                 ["spec", "check", str(spec_file(specs, name))])
+    for name in WEIGHTS_NAMES:
+        cases[f"weights-{name}"] = (f"weights table: {SPECS[name][0]}",
+                                    ["weights", str(specs / f"{name}.json"), "--no-stats"])
+    cases["deep-json"] = ("deep/huge spec", ["spec", "check", str(deep_json(specs))])
+    for case in RUN_CASES:
+        if not case[5]:
+            cases[case[0]] = _run_case(case, template, folder, words)
+    for case in METRICS_CASES:
+        if case[2] == "list":
+            cases[case[0]] = _metrics_case(case, template, folder)
+    uploads = folder / "uploads-cold"
+    for columns in (1_000_000, 5_000, 1_000):
+        path = wide_csv(uploads, columns, rows=40 if columns == 1_000 else 3)
+        cases[f"csv-{columns}"] = ("wide CSV", ["data", "show", f"upload:csv:{path.name}",
+                                                "--workspace", str(uploads)])
+    path = long_csv(uploads, 2_000_000, 12)
+    cases["csv-cells"] = ("long CSV", ["data", "show", f"upload:csv:{path.name}",
+                                       "--workspace", str(uploads)])
+    for name, how, _ in UPLOAD_SPECIALS:
+        special_upload(uploads, name, how)
+        cases[f"upload-{name}"] = (f"{how} as an upload",
+                                   ["data", "show", f"upload:{upload_kind(name)}:{name}",
+                                    "--workspace", str(uploads)])
+    image_zip(uploads, 20_001)
+    cases["zip-20001"] = ("image zip", ["data", "show", "upload:images:many20001.zip",
+                                        "--workspace", str(uploads)])
+    zips = folder / "images"
+    image_zip(zips, 19_000)
+    cases["zip-19000"] = ("image zip", ["data", "show", "upload:images:many19000.zip",
+                                        "--workspace", str(zips)])
+    return cases
+
+
+def warm_cases(folder: Path, template: Path, words: dict[str, tuple[str, ...]]) -> Cases:
+    """Writes the files of the cases that need TensorFlow (after :func:`cold_cases`: the
+    19,000-image zip is shared)."""
+    cases: Cases = {}
+    for case in RUN_CASES:
+        if case[5]:
+            cases[case[0]] = _run_case(case, template, folder, words)
+    for case in METRICS_CASES:
+        if case[2] == "show":
+            cases[case[0]] = _metrics_case(case, template, folder)
+    work = folder / "long-line"
+    run = copy_run(template, work)
+    long_line_metrics(run, 50)
+    cases["metrics-long-line"] = ("50 MB metrics line",
+                                  ["runs", "show", run.name, "--workspace", str(work)])
+    cases["zip-19000-small"] = ("image zip", ["data", "show", "upload:images:many19000.zip",
+                                              "-o", "image_size=8", "--workspace",
+                                              str(folder / "images")])
+    return cases

@@ -30,53 +30,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import fixtures_hostile as fx  # noqa: E402
 
-SPEC_NAMES = list(fx.SPECS)
-WEIGHTS_NAMES = ["up3d_x12_dense", "dense_1e11", "einsum_4e9", "resize_8000",
-                 "flatten_dense_up"]
+SPEC_NAMES, WEIGHTS_NAMES, RUN_CASES = fx.SPEC_NAMES, fx.WEIGHTS_NAMES, fx.RUN_CASES
+UPLOAD_SPECIALS, METRICS_CASES = fx.UPLOAD_SPECIALS, fx.METRICS_CASES
 REFUSE_S = 10.0      # a refusal without TensorFlow: far below this even on a busy machine
-
-# (case id, file replaced, by what, command, words the answer must hold, TensorFlow needed)
-# "runs show" verifies the run's checkpoints with TensorFlow unless a checkpoint file is
-# itself refused; "ckpt list" verifies them too unless one is refused.
-RUN_CASES = [
-    ("index-fifo-show", "index", "fifo", ("runs", "show"), "FIFO", False),
-    ("index-fifo-ckpt-list", "index", "fifo", ("ckpt", "list"), "FIFO", False),
-    ("index-fifo-ckpt-eval", "index", "fifo", ("ckpt", "eval"), "FIFO", False),
-    ("index-device-ckpt-list", "index", "device", ("ckpt", "list"), "device", False),
-    ("index-outside-ckpt-list", "index", "outside", ("ckpt", "list"), "leads out", False),
-    ("index-socket-ckpt-list", "index", "socket", ("ckpt", "list"), "socket", False),
-    ("data-fifo-show", "data", "fifo", ("runs", "show"), "FIFO", False),
-    ("data-fifo-ckpt-list", "data", "fifo", ("ckpt", "list"), "FIFO", False),
-    ("data-fifo-ckpt-eval", "data", "fifo", ("ckpt", "eval"), "FIFO", False),
-    ("state-fifo-ckpt-list", "state", "fifo", ("ckpt", "list"), "FIFO", True),
-    ("state-fifo-show", "state", "fifo", ("runs", "show"), "FIFO", True),
-    ("metrics-fifo-show", "metrics", "fifo", ("runs", "show"), "FIFO", True),
-    ("metrics-fifo-list", "metrics", "fifo", ("runs", "list"), "FIFO", False),
-    ("metrics-device-show", "metrics", "device", ("runs", "show"), "device", True),
-    ("metrics-outside-show", "metrics", "outside", ("runs", "show"), "leads out", True),
-    ("metrics-socket-list", "metrics", "socket", ("runs", "list"), "socket", False),
-    ("status-fifo-show", "status", "fifo", ("runs", "show"), "FIFO", True),
-    ("status-fifo-list", "status", "fifo", ("runs", "list"), "FIFO", False),
-    ("status-device-list", "status", "device", ("runs", "list"), "device", False),
-    ("runjson-fifo-show", "run_json", "fifo", ("runs", "show"), "FIFO", True),
-    ("runjson-fifo-list", "run_json", "fifo", ("runs", "list"), "FIFO", False),
-    ("runjson-outside-show", "run_json", "outside", ("runs", "show"), "leads out", True),
-    ("events-fifo-show", "events", "fifo", ("runs", "show"), "", True),
-    ("events-fifo-list", "events", "fifo", ("runs", "list"), "", False),
-]
 RUN_WORDS: dict[str, tuple[str, ...]] = {}       # case id -> accepted words (filled below)
 
-UPLOAD_SPECIALS = [("bad.csv", "fifo", "FIFO"), ("dev.csv", "device", "device"),
-                   ("pipe.zip", "fifo", "FIFO"), ("pipe.npz", "fifo", "FIFO")]
-METRICS_CASES = [("metrics-200mb-show", 200, "show"), ("metrics-200mb-list", 200, "list"),
-                 ("metrics-60mb-show", 60, "show")]
-
-
-def _kind(name: str) -> str:
-    return {"csv": "csv", "zip": "images", "npz": "npz"}[name.rsplit(".", 1)[1]]
-
-
-# ------------------------------------------------------------------ fixtures (files) ---
 
 @pytest.fixture(scope="module")
 def folder():
@@ -92,85 +50,20 @@ def template(folder) -> Path:
     return fx.train_template(folder / "template")
 
 
-def _run_case_argv(case: tuple, template: Path, folder: Path) -> list[str]:
-    cid, target, how, command, word, _ = case
-    work = folder / cid
-    run = fx.copy_run(template, work)
-    made = fx.damage_run(run, target, how)
-    # a link to /dev/zero (no device node could be made): a checkpoint reader calls it a
-    # link leading out of its folder, the run's JSON readers a device
-    RUN_WORDS[cid] = ("device", "leads out") if made == "device-link" else (word,)
-    return [*command, *([run.name] if command != ("runs", "list") else []),
-            "--workspace", str(work)]
-
-
-def _metrics_argv(case: tuple, template: Path, folder: Path) -> list[str]:
-    cid, megabytes, command = case
-    work = folder / cid
-    run = fx.copy_run(template, work)
-    fx.big_metrics(run, megabytes)
-    return ["runs", command, *([run.name] if command == "show" else []),
-            "--workspace", str(work)]
-
-
 @pytest.fixture(scope="module")
 def cold(folder, template) -> fx.Batch:
     """Every case that must answer without TensorFlow, in one child that never imports it
     first."""
-    cases: dict[str, list[str]] = {}
-    specs = folder / "specs"
-    specs.mkdir()
-    for name in SPEC_NAMES:
-        cases[f"spec-{name}"] = ["spec", "check", str(fx.spec_file(specs, name))]
-    for name in WEIGHTS_NAMES:
-        cases[f"weights-{name}"] = ["weights", str(specs / f"{name}.json"), "--no-stats"]
-    cases["deep-json"] = ["spec", "check", str(fx.deep_json(specs))]
-    for case in RUN_CASES:
-        if not case[5]:
-            cases[case[0]] = _run_case_argv(case, template, folder)
-    for case in METRICS_CASES:
-        if case[2] == "list":
-            cases[case[0]] = _metrics_argv(case, template, folder)
-    uploads = folder / "uploads-cold"
-    for columns in (1_000_000, 5_000, 1_000):
-        path = fx.wide_csv(uploads, columns, rows=40 if columns == 1_000 else 3)
-        cases[f"csv-{columns}"] = ["data", "show", f"upload:csv:{path.name}",
-                                   "--workspace", str(uploads)]
-    path = fx.long_csv(uploads, 2_000_000, 12)
-    cases["csv-cells"] = ["data", "show", f"upload:csv:{path.name}",
-                          "--workspace", str(uploads)]
-    for name, how, _ in UPLOAD_SPECIALS:
-        fx.special_upload(uploads, name, how)
-        cases[f"upload-{name}"] = ["data", "show", f"upload:{_kind(name)}:{name}",
-                                   "--workspace", str(uploads)]
-    fx.image_zip(uploads, 20_001)
-    cases["zip-20001"] = ["data", "show", "upload:images:many20001.zip",
-                          "--workspace", str(uploads)]
-    zips = folder / "images"
-    fx.image_zip(zips, 19_000)
-    cases["zip-19000"] = ["data", "show", "upload:images:many19000.zip",
-                          "--workspace", str(zips)]
-    return fx.run_batch(cases, warm=False)
+    cases = fx.cold_cases(folder, template, RUN_WORDS)
+    return fx.run_batch({k: argv for k, (_, argv) in cases.items()}, warm=False)
 
 
 @pytest.fixture(scope="module")
 def warm(folder, template, cold) -> fx.Batch:
     """The cases that legitimately need TensorFlow, in one child that imported it first.
     (After ``cold``: the image zip is shared, and the two children never run at once.)"""
-    cases: dict[str, list[str]] = {}
-    for case in RUN_CASES:
-        if case[5]:
-            cases[case[0]] = _run_case_argv(case, template, folder)
-    for case in METRICS_CASES:
-        if case[2] == "show":
-            cases[case[0]] = _metrics_argv(case, template, folder)
-    work = folder / "long-line"
-    run = fx.copy_run(template, work)
-    fx.long_line_metrics(run, 50)
-    cases["metrics-long-line"] = ["runs", "show", run.name, "--workspace", str(work)]
-    cases["zip-19000-small"] = ["data", "show", "upload:images:many19000.zip", "-o",
-                                "image_size=8", "--workspace", str(folder / "images")]
-    return fx.run_batch(cases, warm=True)
+    cases = fx.warm_cases(folder, template, RUN_WORDS)
+    return fx.run_batch({k: argv for k, (_, argv) in cases.items()}, warm=True)
 
 
 # ---------------------------------------------------------------------------- checks ---

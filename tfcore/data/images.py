@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tfcore import settings
 from tfcore.data import limits
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, int_option
@@ -29,7 +30,6 @@ from tfcore.messages import Names
 MAX_FILES = 20_000
 MAX_UNCOMPRESSED = 1024**3
 MAX_ARRAY_BYTES = limits.MAX_ARRAY_BYTES
-MAX_DECODED_BYTES = 384 * limits.MIB   # the float32 arrays of one image zip, from its directory
 IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
 SPLIT_DIRS = {"train": "train", "training": "train", "validation": "val", "valid": "val",
               "val": "val", "test": "test", "testing": "test"}
@@ -189,7 +189,7 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
 
 def check_decoded(arg: str, path: Path, size: int, channels: int) -> None:
     """Refuse a zip from its directory alone, before one image is read: more image members
-    than ``MAX_FILES``, or their decoded float32 arrays above ``MAX_DECODED_BYTES``.
+    than ``MAX_FILES``, or their decoded float32 arrays above ``TFLAB_MAX_DECODED_MB``.
 
     Raises:
         DatasetError: ``data.err.zip_read``, ``data.err.too_many_files`` or
@@ -205,11 +205,12 @@ def check_decoded(arg: str, path: Path, size: int, channels: int) -> None:
         PurePosixPath(info.filename.replace("\\", "/")).parts or ("",)))
     _limits(arg, len(infos), 0)
     need = images * size * size * channels * 4
-    if need > MAX_DECODED_BYTES:
+    cap = settings.MAX_DECODED_MB.get() * limits.MIB
+    if need > cap:
         raise DatasetError(key="data.err.images_count",
                            params={"path": arg, "count": f"{images:,}", "size": size,
                                    "channels": channels, "mb": limits.mb(need),
-                                   "limit": limits.limit_mb(MAX_DECODED_BYTES)})
+                                   "limit": limits.limit_mb(cap)})
 
 
 def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> RawData:

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tfcore import settings
 from tfcore.data import sources as registry
 from tfcore.data.base import RawData
 from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
@@ -21,9 +22,7 @@ from tfcore.errors import DatasetError, WorkspaceError
 from tfcore.messages import Names, Text
 from tfcore.workspace import Workspace, default_workspace
 
-MAX_CSV_COLUMNS = 2_000              # columns of one CSV, counted on its first line
 MAX_HEADER_BYTES = 2**20              # the first line of a CSV
-MAX_CSV_CELLS = 20_000_000            # rows x columns of one CSV, counted before parsing
 MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
 MAX_CLASSES_AUTO = 20                 # integer targets with at most this many values classify
 KINDS = {"csv": (".csv", ".txt"), "npz": (".npz",), "images": (".zip", "")}
@@ -169,8 +168,8 @@ def _check_file(path: Path, arg: str) -> None:
 
 def check_csv_shape(path: Path, arg: str) -> None:
     """Refuse a CSV from its first line and its line count, before pandas parses it: more
-    than ``MAX_CSV_COLUMNS`` columns, a header line longer than ``MAX_HEADER_BYTES``, or
-    more than ``MAX_CSV_CELLS`` cells (rows x columns).
+    than ``TFLAB_MAX_CSV_COLUMNS`` columns, a header line longer than ``MAX_HEADER_BYTES``,
+    or more than ``TFLAB_MAX_CSV_CELLS`` cells (rows x columns).
 
     Raises:
         DatasetError: ``data.err.csv_columns``, ``data.err.csv_header`` or
@@ -181,15 +180,16 @@ def check_csv_shape(path: Path, arg: str) -> None:
 
     from tfcore.workspace import open_regular
 
+    max_columns, max_cells = settings.MAX_CSV_COLUMNS.get(), settings.MAX_CSV_CELLS.get()
     with open_regular(path, arg) as handle:
         head = handle.read(MAX_HEADER_BYTES + 1)
         end = head.find(b"\n")
         if end < 0 and len(head) > MAX_HEADER_BYTES:
             columns = _first_line_columns(handle, head)
-            if columns > MAX_CSV_COLUMNS:            # a million columns: say so
+            if columns > max_columns:            # a million columns: say so
                 raise DatasetError(key="data.err.csv_columns",
                                    params={"path": arg, "count": f"{columns:,}",
-                                           "limit": f"{MAX_CSV_COLUMNS:,}"})
+                                           "limit": f"{max_columns:,}"})
             raise DatasetError(key="data.err.csv_header",
                                params={"path": arg, "limit": f"{MAX_HEADER_BYTES:,}"})
         first = head if end < 0 else head[:end]
@@ -197,10 +197,10 @@ def check_csv_shape(path: Path, arg: str) -> None:
             row = next(csv.reader(io.StringIO(first.decode("utf-8", "replace"))), [])
         except csv.Error:
             row = first.split(b",")
-        if len(row) > MAX_CSV_COLUMNS:
+        if len(row) > max_columns:
             raise DatasetError(key="data.err.csv_columns",
                                params={"path": arg, "count": f"{len(row):,}",
-                                       "limit": f"{MAX_CSV_COLUMNS:,}"})
+                                       "limit": f"{max_columns:,}"})
         lines = head.count(b"\n")
         while True:
             block = handle.read(4 * 2**20)
@@ -208,10 +208,10 @@ def check_csv_shape(path: Path, arg: str) -> None:
                 break
             lines += block.count(b"\n")
     cells = max(lines, 1) * max(len(row), 1)
-    if cells > MAX_CSV_CELLS:
+    if cells > max_cells:
         raise DatasetError(key="data.err.csv_cells",
                            params={"path": arg, "rows": f"{lines:,}", "columns": len(row),
-                                   "limit": f"{MAX_CSV_CELLS:,}"})
+                                   "limit": f"{max_cells:,}"})
 
 
 def _first_line_columns(handle: Any, head: bytes) -> int:
