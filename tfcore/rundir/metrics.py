@@ -129,7 +129,7 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
     problems: list[RunProblem] = []
     tail: "deque[tuple[int, bytes]]" = deque(maxlen=TAIL_LINES)
     skipped = count = 0
-    stride, position, rest, long_line = 1, offset, b"", False
+    stride, position, rest, long_line, long_bytes = 1, offset, b"", False, 0
 
     def take(number: int, raw: bytes) -> None:
         nonlocal skipped
@@ -150,7 +150,8 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
         if end < 0:
             rest = data
             if len(rest) > MAX_LINE_BYTES:          # one endless line: skipped, not kept
-                position, long_line, rest = position + len(rest), True, b""
+                position, long_line = position + len(rest), True
+                long_bytes, rest = long_bytes + len(rest), b""
             continue
         lines, rest = data[: end + 1].split(b"\n")[:-1], data[end + 1:]
         if long_line:                               # the end of the endless line
@@ -158,9 +159,10 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
             count += 1
             skipped += 1
             if len(problems) < MAX_LOCATED:
-                problems.append(RunProblem(METRICS_JSONL, "", "file_big", "-",
+                problems.append(RunProblem(METRICS_JSONL, "", "line_big",
+                                           f"{long_bytes + len(lines[0]):,}",
                                            f"{MAX_LINE_BYTES:,}", line=first_line + count - 1))
-            lines, long_line = lines[1:], False
+            lines, long_line, long_bytes = lines[1:], False, 0
         if count == 0 and span > len(block):       # estimate the lines from the first chunk
             stride = max(1, -(-span * len(lines) // max(len(block), 1) // max(cap, 1)))
         for raw in lines:

@@ -92,7 +92,7 @@ class RunProblem:
 # Each reason's text is the catalog's ``runs.problem.<reason>`` (a type: ``.type.<kind>``).
 REASONS = ("missing", "type", "low", "high", "long", "choice", "json", "json_at", "json_col",
            "deep", "binary", "unreadable", "not_object", "skipped", "newer", "special",
-           "file_big")
+           "file_big", "line_big")
 
 
 _SHORT = reprlib.Repr()
