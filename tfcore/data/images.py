@@ -44,7 +44,8 @@ def _unsafe(arg: str, member: str) -> DatasetError:
 def _limits(arg: str, count: int, total: int) -> None:
     if count > MAX_FILES:
         raise DatasetError(key="data.err.too_many_files",
-                           params={"path": arg, "count": count, "limit": MAX_FILES})
+                           params={"path": arg, "count": f"{count:,}",
+                                   "limit": f"{MAX_FILES:,}"})
     if total > MAX_UNCOMPRESSED:
         raise DatasetError(
             key="data.err.too_big",
