@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -41,14 +42,31 @@ def atomic_write_json(path: Path, obj: Any, *, sync: bool = True) -> None:
         raise
 
 
-def read_json(path: Path, default: Any = None) -> Any:
-    """Read a JSON file; ``default`` when it is missing or unreadable."""
+MAX_READ_BYTES = 64 * 2**20   # a bigger "JSON file" is not one this project wrote
+
+
+def read_json(path: Path, default: Any = None, max_bytes: int = MAX_READ_BYTES) -> Any:
+    """Read a JSON file; ``default`` when it is missing or unreadable, not a regular file
+    (a FIFO would block the read forever, a device never ends) or over ``max_bytes``."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError, RecursionError):
-        # missing, a folder, not UTF-8, not JSON, a 5,000-digit number, nested too deeply
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
         return default
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return default
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, encoding="utf-8") as handle:
+            fd = -1                                   # the handle closes it now
+            return json.loads(handle.read(max_bytes + 1))
+    except (OSError, ValueError, RecursionError):
+        # a folder, not UTF-8, not JSON, a 5,000-digit number, nested too deeply
+        return default
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _json_default(value: Any) -> Any:

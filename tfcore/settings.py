@@ -96,6 +96,17 @@ MAX_EXAMPLE_ELEMENTS = Setting("TFLAB_MAX_EXAMPLE_ELEMENTS", 2**24, _at_least(1,
                                "the most numbers per example in an input or a layer output")
 PARAM_LIMIT = Setting("TFLAB_PARAM_LIMIT", 50_000_000, _at_least(1, int),
                       _INTEGER, "the most parameters a model may have")
+MAX_MODEL_MB = Setting("TFLAB_MAX_MODEL_MB", 2048, _at_least(1, int), _INTEGER,
+                       "the most megabytes a model may need: its weights plus one example's "
+                       "output of every layer, counted as float32")
+MAX_DECODED_MB = Setting("TFLAB_MAX_DECODED_MB", 384, _at_least(1, int), _INTEGER,
+                         "the most megabytes one image zip's images may need decoded "
+                         "(float32), counted from its directory before any is read")
+MAX_CSV_COLUMNS = Setting("TFLAB_MAX_CSV_COLUMNS", 2_000, _at_least(1, int), _INTEGER,
+                          "the most columns an uploaded CSV may have (its first line)")
+MAX_CSV_CELLS = Setting("TFLAB_MAX_CSV_CELLS", 20_000_000, _at_least(1, int), _INTEGER,
+                        "the most cells (rows x columns) an uploaded CSV may have, counted "
+                        "before it is parsed")
 CPUS = Setting("TFLAB_CPUS", None, str, Text("settings.allowed.cpus"),
                "set by the server for each worker of a run: the CPU set it runs on")
 
@@ -103,8 +114,9 @@ LANG = Setting("TFLAB_LANG", "en", str, Text("settings.allowed.lang"),
                "the language of the command line's messages (en or zh; default en)")
 
 SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,
-                                NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT, CPUS,
-                                LANG)}
+                                NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT,
+                                MAX_MODEL_MB, MAX_DECODED_MB, MAX_CSV_COLUMNS, MAX_CSV_CELLS,
+                                CPUS, LANG)}
 
 
 def workspace_dir() -> Path | None:
@@ -157,6 +169,11 @@ def max_example_elements() -> int:
 def param_limit() -> int:
     """The most parameters a model may have (``TFLAB_PARAM_LIMIT``)."""
     return PARAM_LIMIT.get()
+
+
+def max_model_mb() -> int:
+    """The most megabytes a model may need (``TFLAB_MAX_MODEL_MB``)."""
+    return MAX_MODEL_MB.get()
 
 
 @contextmanager

@@ -134,7 +134,7 @@ def test_missing_state_file_rebuilds_list(run: Path, tmp_path: Path) -> None:
     (copy / "ckpt" / "checkpoint").unlink()
     listing = list_checkpoints(copy)
     assert not listing.has_state_file
-    assert any("'checkpoint' state file is missing" in p for p in listing.problems)
+    assert any("'checkpoint' state file is missing" in str(p) for p in listing.problems)
     assert [e.number for e in listing.entries] == [4, 8, 12] and listing.latest.number == 12
     assert evaluate_run(copy).report.complete
 
@@ -144,7 +144,7 @@ def test_missing_index_is_reported(run: Path, tmp_path: Path) -> None:
     (copy / "ckpt" / "ckpt-8.index").unlink()
     listing = list_checkpoints(copy)
     assert [e.number for e in listing.entries] == [4, 12]
-    assert any("ckpt-8" in p and ".index" in p for p in listing.problems)
+    assert any("ckpt-8" in str(p) and ".index" in str(p) for p in listing.problems)
 
 
 def test_truncated_data_file_is_reported_not_raised(run: Path, tmp_path: Path) -> None:
@@ -153,13 +153,13 @@ def test_truncated_data_file_is_reported_not_raised(run: Path, tmp_path: Path) -
     data.write_bytes(data.read_bytes()[:100])
     listing = list_checkpoints(copy)
     entry = listing.get(12)
-    assert not entry.ok and any("cannot be read" in p for p in entry.problems)
+    assert not entry.ok and any("cannot be read" in str(p) for p in entry.problems)
     assert listing.get(8).ok
     result = evaluate_run(copy, 12)
     assert not result.report.complete and result.metrics == {}
     assert result.report.problems
     (copy / "ckpt" / "ckpt-4.data-00000-of-00001").unlink()
-    assert any("missing" in p for p in list_checkpoints(copy).get(4).problems)
+    assert any("missing" in str(p) for p in list_checkpoints(copy).get(4).problems)
     assert (copy / "ckpt" / "ckpt-12.index").exists()  # nothing deleted
 
 

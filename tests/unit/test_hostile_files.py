@@ -154,7 +154,7 @@ def test_interrupted_save_leftovers_are_reported_then_removed(tmp_path: Path) ->
     assert [e.number for e in listing.entries] == [1, 2] and all(e.ok for e in listing.entries)
     assert listing.leftovers == ("checkpoint.tmp8c1f2e", "ckpt-3_temp/",
                                  "ckpt-4.index.tempstate123")
-    assert any("interrupted save" in p for p in listing.problems)
+    assert any("interrupted save" in str(p) for p in listing.problems)
     assert remove_leftovers(folder) == listing.leftovers
     after = list_checkpoints(folder)
     assert after.leftovers == () and [e.number for e in after.entries] == [1, 2]

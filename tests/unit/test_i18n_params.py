@@ -51,9 +51,13 @@ def test_english_catalog_says_what_the_engine_says_for_every_run_problem() -> No
     from tfcore.rundir.schema import KINDS, REASONS
 
     en = i18n.catalog("en")
+    from tfcore.workspace import NOT_REGULAR
+
     problems = [RunProblem("run.json", "f", reason, "'v'", "9") for reason in REASONS
-                if reason != "type"]
+                if reason not in ("type", "special")]
     problems += [RunProblem("meta.json", "tags", "type", "5", kind, line=3) for kind in KINDS]
+    problems += [RunProblem("status.json", "", "special", limit=kind)     # what the file is
+                 for kind in NOT_REGULAR if kind != "missing"]
     for problem in problems:
         assert en[problem.key].format(**problem.params) == str(problem)
         assert problem.key in i18n.catalog("zh")

@@ -103,7 +103,7 @@ def _ckpt_vars(args: argparse.Namespace) -> int:
     from tfcore.runs import list_variables
 
     result = list_variables(_ckpt_path(args, args.path), args.ckpt)
-    print_json({"prefix": str(result.prefix), "problems": list(result.problems),
+    print_json({"prefix": str(result.prefix), "problems": [str(p) for p in result.problems],
                 "variables": [{"key": v.key, "label": v.label, "shape": list(v.shape),
                                "dtype": v.dtype, "size": v.size} for v in result.variables]})
     return 0 if not result.problems else 2

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tfcore import settings
 from tfcore.data import limits
 from tfcore.data.base import RawData
 from tfcore.data.options import check_known, int_option
@@ -43,7 +44,8 @@ def _unsafe(arg: str, member: str) -> DatasetError:
 def _limits(arg: str, count: int, total: int) -> None:
     if count > MAX_FILES:
         raise DatasetError(key="data.err.too_many_files",
-                           params={"path": arg, "count": count, "limit": MAX_FILES})
+                           params={"path": arg, "count": f"{count:,}",
+                                   "limit": f"{MAX_FILES:,}"})
     if total > MAX_UNCOMPRESSED:
         raise DatasetError(
             key="data.err.too_big",
@@ -186,6 +188,32 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
     return out
 
 
+def check_decoded(arg: str, path: Path, size: int, channels: int) -> None:
+    """Refuse a zip from its directory alone, before one image is read: more image members
+    than ``MAX_FILES``, or their decoded float32 arrays above ``TFLAB_MAX_DECODED_MB``.
+
+    Raises:
+        DatasetError: ``data.err.zip_read``, ``data.err.too_many_files`` or
+            ``data.err.images_count``.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DatasetError(key="data.err.zip_read",
+                           params={"path": arg, "error": str(exc)[:200]}) from exc
+    images = sum(1 for info in infos if not info.is_dir() and _is_image(
+        PurePosixPath(info.filename.replace("\\", "/")).parts or ("",)))
+    _limits(arg, len(infos), 0)
+    need = images * size * size * channels * 4
+    cap = settings.MAX_DECODED_MB.get() * limits.MIB
+    if need > cap:
+        raise DatasetError(key="data.err.images_count",
+                           params={"path": arg, "count": f"{images:,}", "size": size,
+                                   "channels": channels, "mb": limits.mb(need),
+                                   "limit": limits.limit_mb(cap)})
+
+
 def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> RawData:
     """Class-folder images as float32 arrays (N, size, size, channels) in [0, 1].
 
@@ -201,8 +229,12 @@ def load_images(name: str, arg: str, path: Path, options: Mapping[str, Any]) -> 
     if path.is_dir():
         files = read_folder(arg, path)
     else:
+        from tfcore.workspace import check_regular
+
+        check_regular(path, arg)               # a FIFO or a device: refused unopened
         if path.stat().st_size > limits.MAX_FILE_BYTES:
             raise limits.too_big(arg, path.stat().st_size, limits.MAX_FILE_BYTES)
+        check_decoded(arg, path, size, channels)
         files = read_zip(arg, path)
     groups, files = _layout(arg, files)
     total = sum(len(v) for v in groups.values())

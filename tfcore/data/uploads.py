@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tfcore import settings
 from tfcore.data import sources as registry
 from tfcore.data.base import RawData
 from tfcore.data.limits import MAX_FILE_BYTES, MAX_NAME_CHARS, check_path_text
@@ -21,6 +22,7 @@ from tfcore.errors import DatasetError, WorkspaceError
 from tfcore.messages import Names, Text
 from tfcore.workspace import Workspace, default_workspace
 
+MAX_HEADER_BYTES = 2**20              # the first line of a CSV
 MAX_CATEGORIES = 50                   # distinct values of one categorical CSV column
 MAX_CLASSES_AUTO = 20                 # integer targets with at most this many values classify
 KINDS = {"csv": (".csv", ".txt"), "npz": (".npz",), "images": (".zip", "")}
@@ -130,6 +132,7 @@ def csv_columns(arg: str) -> list[str]:
 
     path = uploads_path(arg)
     _check_file(path, arg)
+    check_csv_shape(path, arg)
     try:
         return [str(c) for c in pd.read_csv(path, nrows=5).columns]
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
@@ -152,11 +155,78 @@ def _fingerprint(arg: str, options: Mapping[str, Any]) -> str:
 
 
 def _check_file(path: Path, arg: str) -> None:
-    if not path.is_file():
+    from tfcore.workspace import check_regular, file_kind
+
+    kind = file_kind(path)
+    if kind == "missing":
         raise DatasetError(key="data.err.upload_missing",
                            params={"path": arg})
+    check_regular(path, arg)                   # a FIFO or a device: refused unopened
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _too_big(arg, path.stat().st_size, MAX_FILE_BYTES)
+
+
+def check_csv_shape(path: Path, arg: str) -> None:
+    """Refuse a CSV from its first line and its line count, before pandas parses it: more
+    than ``TFLAB_MAX_CSV_COLUMNS`` columns, a header line longer than ``MAX_HEADER_BYTES``,
+    or more than ``TFLAB_MAX_CSV_CELLS`` cells (rows x columns).
+
+    Raises:
+        DatasetError: ``data.err.csv_columns``, ``data.err.csv_header`` or
+            ``data.err.csv_cells``.
+    """
+    import csv
+    import io
+
+    from tfcore.workspace import open_regular
+
+    max_columns, max_cells = settings.MAX_CSV_COLUMNS.get(), settings.MAX_CSV_CELLS.get()
+    with open_regular(path, arg) as handle:
+        head = handle.read(MAX_HEADER_BYTES + 1)
+        end = head.find(b"\n")
+        if end < 0 and len(head) > MAX_HEADER_BYTES:
+            columns = _first_line_columns(handle, head)
+            if columns > max_columns:            # a million columns: say so
+                raise DatasetError(key="data.err.csv_columns",
+                                   params={"path": arg, "count": f"{columns:,}",
+                                           "limit": f"{max_columns:,}"})
+            raise DatasetError(key="data.err.csv_header",
+                               params={"path": arg, "limit": f"{MAX_HEADER_BYTES:,}"})
+        first = head if end < 0 else head[:end]
+        try:
+            row = next(csv.reader(io.StringIO(first.decode("utf-8", "replace"))), [])
+        except csv.Error:
+            row = first.split(b",")
+        if len(row) > max_columns:
+            raise DatasetError(key="data.err.csv_columns",
+                               params={"path": arg, "count": f"{len(row):,}",
+                                       "limit": f"{max_columns:,}"})
+        lines = head.count(b"\n")
+        while True:
+            block = handle.read(4 * 2**20)
+            if not block:
+                break
+            lines += block.count(b"\n")
+    cells = max(lines, 1) * max(len(row), 1)
+    if cells > max_cells:
+        raise DatasetError(key="data.err.csv_cells",
+                           params={"path": arg, "rows": f"{lines:,}", "columns": len(row),
+                                   "limit": f"{max_cells:,}"})
+
+
+def _first_line_columns(handle: Any, head: bytes) -> int:
+    """The columns of a first line longer than ``head`` (its first bytes), counted by
+    its commas while reading on in blocks: nothing but the count is kept."""
+    commas = head.count(b",")
+    while True:
+        block = handle.read(4 * 2**20)
+        if not block:
+            break
+        end = block.find(b"\n")
+        commas += block[: end if end >= 0 else len(block)].count(b",")
+        if end >= 0:
+            break
+    return commas + 1
 
 
 def _labels(name: str, values: np.ndarray, task: str) -> tuple[np.ndarray, str, tuple]:
@@ -199,6 +269,7 @@ def load_csv(name: str, arg: str, options: Mapping[str, Any], seed: int) -> RawD
     check_known(name, options, CSV_OPTIONS)
     path = uploads_path(arg)
     _check_file(path, arg)
+    check_csv_shape(path, arg)
     try:
         frame = pd.read_csv(path)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,

@@ -7,6 +7,9 @@ are attributed to the layer entry that caused them.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -94,16 +97,95 @@ def _apply(entry: LayerSpec, layer: Any, args: Any, many: bool = False) -> Any:
         raise _layer_error(entry, exc) from exc
 
 
-def build_traced(spec: ModelSpec, make_model: bool = True) -> Built:
-    """Build the model and record every entry's layer and output shape.
+SIZE_KEYS = ("spec.problem.too_many_elements", "spec.problem.too_many_params",
+             "spec.problem.too_many_bytes")
+_dry = threading.local()
+
+
+@contextmanager
+def _deferred_variables() -> Iterator[None]:
+    """Keras variables created in the block are shapes only (``keras.StatelessScope``
+    defers their initializers) and are forgotten afterwards, never initialized."""
+    import keras
+    from keras.src.backend.common import global_state
+
+    before = list(global_state.get_global_attribute("uninitialized_variables") or [])
+    _dry.active = True
+    try:
+        with keras.StatelessScope(initialize_variables=False):
+            yield
+    finally:
+        _dry.active = False
+        global_state.set_global_attribute("uninitialized_variables", before)
+
+
+def _dry_sizes(spec: ModelSpec) -> tuple[dict[str, Any], dict[str, int | None]] | None:
+    """Every entry's output shape (no batch axis) and parameter count as Keras has them,
+    from a build on symbolic inputs whose variables are never allocated; None when Keras
+    rejects the spec (the real build then names the layer)."""
+    import math
+
+    try:
+        with _deferred_variables():
+            built = build_traced(spec, make_model=False)
+    except Exception:  # noqa: BLE001 - the real build reports Keras's rejection, located
+        return None
+    shapes = {name: None if shape is None else tuple(shape)[1:]
+              for name, shape in built.shapes.items()}
+    params: dict[str, int | None] = {}
+    seen: set[int] = set()
+    for entry in spec.layers:
+        layer = built.layers[entry.name]
+        first = id(layer) not in seen
+        seen.add(id(layer))
+        params[entry.name] = sum(math.prod(int(d) for d in w.shape)
+                                 for w in layer.weights) if first else 0
+    return shapes, params
+
+
+def check_sizes(spec: ModelSpec, param_limit: int | None = None) -> None:
+    """Refuse a model over the size limits before anything is allocated: the shapes and
+    parameter counts inferred in plain Python, and where a layer has no rule, Keras's own
+    from a dry build (variables deferred, never initialized).
+
+    Raises:
+        SpecError: ``spec.too_big`` whose ``details`` are the located problems (layer,
+            field, limit).
+    """
+    from tfcore.model.validate import size_problems, validate
+
+    if getattr(_dry, "active", False) or not spec.inputs:
+        return
+    static = validate(spec, param_limit)
+    problems = [p for p in static.problems if p.key in SIZE_KEYS]
+    unknown = any(static.shapes.get(e.name) is None or
+                  (static.params.get(e.name) is None and not e.shares) for e in spec.layers)
+    if not problems and unknown:
+        sizes = _dry_sizes(spec)
+        if sizes is not None:
+            problems = size_problems(spec, {**{i.name: tuple(i.shape) for i in spec.inputs},
+                                            **sizes[0]}, sizes[1], param_limit)
+    if problems:
+        raise SpecError(key="spec.too_big", params={"where": problems[0].where,
+                                                     "count": len(problems)},
+                        details=list(problems))
+
+
+def build_traced(spec: ModelSpec, make_model: bool = True,
+                 param_limit: int | None = None) -> Built:
+    """Build the model and record every entry's layer and output shape, after
+    :func:`check_sizes` (nothing is allocated for a model over the limits).
 
     Args:
         make_model: False skips assembling the Sequential model (``model`` is None) when
             only the layers, shapes and weights are needed (the summary): half the work.
+        param_limit: the parameter limit (default ``TFLAB_PARAM_LIMIT``).
 
     Raises:
-        SpecError: naming the first layer Keras rejects and its message.
+        SpecError: ``spec.too_big`` (see :func:`check_sizes`), or naming the first layer
+            Keras rejects and its message.
     """
+    check_sizes(spec, param_limit)      # refused in plain Python: Keras not even imported
     import keras
 
     factory = _LayerFactory()

@@ -4,7 +4,9 @@ message (which field, the value, the limit) in well under a second.
 * JSON nesting depth, measured by a flat scan of the text (no recursion, so a document
   nested 100,000 deep costs one pass and no ``RecursionError``);
 * the number of layer entries (nested blocks included), counted without recursion;
-* the elements of one example of an input (and of every inferred layer output).
+* the elements of one example of an input (and of every inferred layer output);
+* the bytes a model needs: its weights plus one example's output of every layer, as
+  float32 (``MAX_MODEL_BYTES``, checked with the parameter limit in ``validate``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from tfcore.errors import SpecError
 MAX_JSON_DEPTH = 64
 MAX_LAYERS = settings.max_layers()                      # read once, at import
 MAX_EXAMPLE_ELEMENTS = settings.max_example_elements()
+MIB = 1024**2
+MAX_MODEL_BYTES = settings.max_model_mb() * MIB     # weights + one example's outputs, float32
 MAX_SPEC_CHARS = 20 * 1024**2
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")

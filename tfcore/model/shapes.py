@@ -10,6 +10,7 @@ parameter limit before anything is allocated.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 Shape = tuple  # of int | None
@@ -40,6 +41,8 @@ def _window(shape: Shape, cfg: Mapping, rank: int, size_key: str, channels: int 
     _need_rank(shape, rank + 1, f"A {rank}-D window layer")
     size = _size(cfg[size_key], rank)
     strides = _size(cfg.get("strides") or size, rank)
+    dilation = _size(cfg.get("dilation_rate") or 1, rank)
+    size = tuple(k + (k - 1) * (d - 1) for k, d in zip(size, dilation))
     out = []
     for n, k, s in zip(shape[:rank], size, strides):
         if n is None:
@@ -134,7 +137,180 @@ def _identity(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
     return tuple(shapes[0])
 
 
+def _channels_last(rule: Callable[[Mapping, Sequence[Shape]], Shape]
+                   ) -> Callable[[Mapping, Sequence[Shape]], Shape | None]:
+    """The rule for the default ``channels_last`` layout; ``None`` (unknown) otherwise."""
+    def wrapped(cfg: Mapping, shapes: Sequence[Shape]) -> Shape | None:
+        if cfg.get("data_format", "channels_last") not in (None, "channels_last"):
+            return None
+        return rule(cfg, shapes)
+    return wrapped
+
+
+def _scale(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
+    """UpSampling: each spatial size times its factor."""
+    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+        _need_rank(shapes[0], rank + 1, f"A {rank}-D upsampling layer")
+        factors = _size(cfg.get("size", 2), rank)
+        return (*(None if n is None else n * f for n, f in zip(shapes[0][:rank], factors)),
+                shapes[0][-1])
+    return rule
+
+
+def _pairs(value: Any, rank: int) -> list[tuple[int, int]]:
+    """A padding or cropping value as (before, after) per spatial axis."""
+    if isinstance(value, int):
+        return [(value, value)] * rank
+    items = list(value)
+    if rank == 1 and len(items) == 2 and all(isinstance(v, int) for v in items):
+        return [(items[0], items[1])]
+    return [(v, v) if isinstance(v, int) else (v[0], v[1]) for v in items]
+
+
+def _pad(rank: int, sign: int, key: str) -> Callable[[Mapping, Sequence[Shape]], Shape]:
+    """ZeroPadding (sign +1) and Cropping (sign -1)."""
+    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+        _need_rank(shapes[0], rank + 1, f"A {rank}-D padding or cropping layer")
+        out = []
+        for n, (a, b) in zip(shapes[0][:rank], _pairs(cfg[key], rank)):
+            size = None if n is None else n + sign * (a + b)
+            if size is not None and size < 1:
+                raise ShapeIssue(key, cfg[key], "spec.problem.window", size=a + b, length=n)
+            out.append(size)
+        return (*out, shapes[0][-1])
+    return rule
+
+
+def _transposed(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
+    """Transposed convolutions, with Keras's output length rule."""
+    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+        _need_rank(shapes[0], rank + 1, f"A {rank}-D transposed convolution")
+        size = _size(cfg["kernel_size"], rank)
+        strides = _size(cfg.get("strides") or 1, rank)
+        dilation = _size(cfg.get("dilation_rate") or 1, rank)
+        extra = cfg.get("output_padding")
+        extra = None if extra is None else _size(extra, rank)
+        out = []
+        for axis, n in enumerate(shapes[0][:rank]):
+            k = size[axis] + (size[axis] - 1) * (dilation[axis] - 1)
+            s, same = strides[axis], cfg.get("padding", "valid") == "same"
+            if n is None:
+                out.append(None)
+            elif extra is None:
+                out.append(n * s if same else n * s + max(k - s, 0))
+            else:
+                out.append((n - 1) * s + k - 2 * (k // 2 if same else 0) + extra[axis])
+        return (*out, cfg["filters"])
+    return rule
+
+
+def _depthwise(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
+    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+        channels = shapes[0][-1] if shapes[0] else None
+        multiplier = cfg.get("depth_multiplier", 1)
+        return _window(shapes[0], cfg, rank, "kernel_size",
+                       None if channels is None else channels * multiplier)
+    return rule
+
+
+def _global_keep(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
+    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+        _need_rank(shapes[0], rank + 1, "Global pooling")
+        return (*(1,) * rank, shapes[0][-1]) if cfg.get("keepdims") else (shapes[0][-1],)
+    return rule
+
+
+def _permute(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+    dims = list(cfg["dims"])
+    if sorted(dims) != list(range(1, len(shapes[0]) + 1)):
+        raise ShapeIssue("dims", dims, "spec.problem.rank", type="Permute", rank=len(dims) + 1)
+    return tuple(shapes[0][d - 1] for d in dims)
+
+
+def _repeat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
+    _need_rank(shapes[0], 1, "RepeatVector")
+    return (cfg["n"], shapes[0][0])
+
+
+def _resize(cfg: Mapping, shapes: Sequence[Shape]) -> Shape | None:
+    """Resizing, CenterCrop, RandomCrop: ``height`` x ``width``, channels kept (an image,
+    or a stack of them); ``None`` (unknown: Keras decides) for anything else."""
+    height, width, shape = cfg.get("height"), cfg.get("width"), shapes[0]
+    if not (isinstance(height, int) and isinstance(width, int)) or len(shape) not in (3, 4):
+        return None
+    return (*shape[:-3], height, width, shape[-1])
+
+
+def _einsum_dims(cfg: Mapping, shape: Shape) -> tuple[str, dict[str, int | None]] | None:
+    """EinsumDense's kernel letters and every letter's size, as Keras works them out
+    (``ab,bc->ac``: batch first, ``output_shape`` the rest); ``None`` for an equation
+    with ``...`` or one this does not follow."""
+    equation, out = cfg.get("equation"), cfg.get("output_shape")
+    match = re.fullmatch(r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)", str(equation or ""))
+    out = [out] if isinstance(out, int) else out
+    if not match or not isinstance(out, (list, tuple)):
+        return None
+    inp, kernel, result = match.groups()
+    if len(inp) != len(shape) + 1 or len(result) != len(out) + 1:
+        return None
+    sizes: dict[str, int | None] = dict(zip(inp, (None, *shape)))
+    for letter, size in zip(result[1:], out):
+        sizes.setdefault(letter, size)
+    return (result, sizes) if all(k in sizes for k in kernel + result) else None
+
+
+def _einsum(cfg: Mapping, shapes: Sequence[Shape]) -> Shape | None:
+    found = _einsum_dims(cfg, shapes[0])
+    return None if found is None else tuple(found[1][k] for k in found[0][1:])
+
+
+def _einsum_params(cfg: Mapping, shape: Shape) -> int | None:
+    found = _einsum_dims(cfg, shape)
+    if found is None:
+        return None
+    kernel = re.fullmatch(r"[a-zA-Z]+,([a-zA-Z]+)->.*", str(cfg["equation"])).group(1)
+    weights = _prod([found[1][k] for k in kernel])
+    bias = _prod([found[1][k] for k in str(cfg.get("bias_axes") or "")]) \
+        if cfg.get("bias_axes") else 0
+    return None if weights is None or bias is None else weights + bias
+
+
+_SAME_SHAPE = ("Identity", "Masking", "ELU", "LeakyReLU", "ReLU", "PReLU",
+               "ActivityRegularization", "AlphaDropout", "GaussianDropout", "GaussianNoise",
+               "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "UnitNormalization",
+               "RMSNormalization", "GroupNormalization", "Rescaling")
+
 SHAPE_RULES: dict[str, Callable[[Mapping, Sequence[Shape]], Shape]] = {
+    **{name: _identity for name in _SAME_SHAPE},
+    "UpSampling1D": _scale(1), "UpSampling2D": _channels_last(_scale(2)),
+    "UpSampling3D": _channels_last(_scale(3)),
+    "ZeroPadding1D": _pad(1, 1, "padding"), "ZeroPadding2D": _channels_last(_pad(2, 1, "padding")),
+    "ZeroPadding3D": _channels_last(_pad(3, 1, "padding")),
+    "Cropping1D": _pad(1, -1, "cropping"), "Cropping2D": _channels_last(_pad(2, -1, "cropping")),
+    "Cropping3D": _channels_last(_pad(3, -1, "cropping")),
+    "Conv3D": _channels_last(lambda c, s: _window(s[0], c, 3, "kernel_size", c["filters"])),
+    "Conv1DTranspose": _channels_last(_transposed(1)),
+    "Conv2DTranspose": _channels_last(_transposed(2)),
+    "Conv3DTranspose": _channels_last(_transposed(3)),
+    "DepthwiseConv1D": _channels_last(_depthwise(1)),
+    "DepthwiseConv2D": _channels_last(_depthwise(2)),
+    "SeparableConv1D": _channels_last(lambda c, s: _window(s[0], c, 1, "kernel_size",
+                                                           c["filters"])),
+    "SeparableConv2D": _channels_last(lambda c, s: _window(s[0], c, 2, "kernel_size",
+                                                           c["filters"])),
+    "MaxPooling3D": _channels_last(lambda c, s: _window(s[0], c, 3, "pool_size", None)),
+    "AveragePooling1D": _channels_last(lambda c, s: _window(s[0], c, 1, "pool_size", None)),
+    "AveragePooling3D": _channels_last(lambda c, s: _window(s[0], c, 3, "pool_size", None)),
+    "GlobalAveragePooling3D": _channels_last(_global_keep(3)),
+    "GlobalMaxPooling1D": _channels_last(_global_keep(1)),
+    "GlobalMaxPooling2D": _channels_last(_global_keep(2)),
+    "GlobalMaxPooling3D": _channels_last(_global_keep(3)),
+    "Permute": _permute, "RepeatVector": _repeat, "EinsumDense": _einsum,
+    "Resizing": _channels_last(_resize), "CenterCrop": _channels_last(_resize),
+    "RandomCrop": _channels_last(_resize),
+    "SimpleRNN": _recurrent,
+    "Maximum": lambda c, s: _same(s), "Minimum": lambda c, s: _same(s),
+    "Subtract": lambda c, s: _same(s),
     "Dense": _last("units"), "Linear": _last("units"), "MyDense": _last("units"),
     "Flatten": lambda c, s: (_prod(s[0]),), "Reshape": _reshape,
     "Dropout": _identity, "Activation": _identity, "Softmax": _identity,
@@ -161,8 +337,9 @@ def _conv_params(rank: int) -> Callable[[Mapping, Shape], int | None]:
     def count(cfg: Mapping, shape: Shape) -> int | None:
         if shape[-1] is None:
             return None
-        return (math.prod(_size(cfg["kernel_size"], rank)) * shape[-1] * cfg["filters"]
-                + _bias(cfg, cfg["filters"]))
+        groups = cfg.get("groups") or 1
+        return (math.prod(_size(cfg["kernel_size"], rank)) * (shape[-1] // groups)
+                * cfg["filters"] + _bias(cfg, cfg["filters"]))
     return count
 
 
@@ -189,7 +366,32 @@ def _norm_params(per_channel: int) -> Callable[[Mapping, Shape], int | None]:
     return count
 
 
+def _depthwise_params(rank: int, pointwise: bool) -> Callable[[Mapping, Shape], int | None]:
+    def count(cfg: Mapping, shape: Shape) -> int | None:
+        if shape[-1] is None:
+            return None
+        inner = shape[-1] * cfg.get("depth_multiplier", 1)
+        kernel = math.prod(_size(cfg["kernel_size"], rank)) * inner
+        if pointwise:
+            return kernel + inner * cfg["filters"] + _bias(cfg, cfg["filters"])
+        return kernel + _bias(cfg, inner)
+    return count
+
+
+def _prelu_params(cfg: Mapping, shape: Shape) -> int | None:
+    shared = {a % (len(shape) + 1) for a in _size(cfg.get("shared_axes") or [], 1)}
+    dims = [1 if axis + 1 in shared else d for axis, d in enumerate(shape)]
+    return _prod(dims)
+
+
 PARAM_RULES: dict[str, Callable[[Mapping, Shape], int | None]] = {
+    "Conv3D": _conv_params(3), "Conv1DTranspose": _conv_params(1),
+    "Conv2DTranspose": _conv_params(2), "Conv3DTranspose": _conv_params(3),
+    "DepthwiseConv1D": _depthwise_params(1, False), "DepthwiseConv2D": _depthwise_params(2, False),
+    "SeparableConv1D": _depthwise_params(1, True), "SeparableConv2D": _depthwise_params(2, True),
+    "SimpleRNN": _rnn_params(1), "PReLU": _prelu_params, "EinsumDense": _einsum_params,
+    "GroupNormalization": _norm_params(0),
+    "RMSNormalization": lambda c, s: s[-1],
     "Dense": _dense_params, "Linear": lambda c, s: _dense_params({**c, "use_bias": True}, s),
     "MyDense": lambda c, s: _dense_params({**c, "use_bias": True}, s),
     "Conv1D": _conv_params(1), "Conv2D": _conv_params(2),
@@ -208,6 +410,8 @@ def infer(type_name: str, cfg: Mapping, shapes: Sequence[Shape]) -> tuple[Shape 
     """
     rule = SHAPE_RULES.get(type_name)
     out = rule(cfg, shapes) if rule else None
+    if rule and out is None:              # a layout the rules do not cover (channels_first)
+        return None, None
     count_rule = PARAM_RULES.get(type_name)
     count = count_rule(cfg, shapes[0]) if count_rule and shapes and shapes[0] else (
         0 if type_name in SHAPE_RULES and type_name not in PARAM_RULES else None)

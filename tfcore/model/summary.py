@@ -81,8 +81,10 @@ def _built(spec: ModelSpec, limit: int | None) -> ModelSummary:
         return _static(spec, check.problems, dict(check.shapes), dict(check.params))
     deferred = spec.kind == SEQUENTIAL and not spec.inputs
     try:
-        built = build_traced(spec, make_model=False)
+        built = build_traced(spec, make_model=False, param_limit=limit)
     except SpecError as exc:
+        if exc.key == "spec.too_big":      # over a size limit: located, nothing allocated
+            return _static(spec, tuple(exc.details), dict(check.shapes), dict(check.params))
         layer = exc.params.get("layer", "spec")
         problem = Problem(layer, "", exc.params.get("type", ""), exc.params.get("message",
                           exc.message), "spec.problem.keras", {"message": exc.params.get(

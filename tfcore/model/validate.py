@@ -16,7 +16,7 @@ from tfcore import settings
 from tfcore.errors import SpecError
 from tfcore.messages import Names
 from tfcore.model.catalog import full_config, get_type, similar_types
-from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, elements
+from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, MAX_MODEL_BYTES, MIB, elements
 from tfcore.model.params import RAW_KEY, unsafe_part
 from tfcore.model.shapes import ShapeIssue, infer
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec, Problem
@@ -309,14 +309,38 @@ def validate(spec: ModelSpec, param_limit: int | None = None) -> Validation:
             shapes[entry.name] = None
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             shapes[entry.name] = None
-    if not out:
+    out.extend(size_problems(spec, shapes, params, limit, outputs=not out))
+    return Validation(tuple(out), shapes, params)
+
+
+def size_problems(spec: ModelSpec, shapes: Mapping[str, Any], params: Mapping[str, int | None],
+                  param_limit: int | None = None, outputs: bool = True) -> list[Problem]:
+    """The size limits of a model whose shapes (no batch axis) and parameter counts are
+    known, each problem naming the layer, the field and the limit: one example's output of
+    a layer above ``MAX_EXAMPLE_ELEMENTS`` (when ``outputs``), the parameters above the
+    parameter limit, the bytes of weights plus every layer's output above ``MAX_MODEL_MB``.
+    Used by :func:`validate` on the inferred shapes and by the dry build on Keras's."""
+    out: list[Problem] = []
+    limit = DEFAULT_PARAM_LIMIT if param_limit is None else param_limit
+    if outputs:
         _check_elements(spec, shapes, out)
     total = sum(v for v in params.values() if v)
     if total > limit:
         biggest = max(params, key=lambda n: params[n] or 0)
         _p(out, biggest, "params", total, "spec.problem.too_many_params",
            total=total, limit=limit)
-    return Validation(tuple(out), shapes, params)
+    inputs = {i.name for i in spec.inputs}
+    weight = {name: (params.get(name) or 0) + (0 if name in inputs else elements(shape) or 0)
+              for name, shape in shapes.items()}
+    for name, count in params.items():
+        weight.setdefault(name, count or 0)
+    needed = 4 * sum(weight.values())
+    if needed > MAX_MODEL_BYTES and not out:      # the bytes only when nothing else is over
+        biggest = max(weight, key=lambda n: weight[n])
+        _p(out, biggest, "bytes", f"{needed / MIB:,.0f} MB", "spec.problem.too_many_bytes",
+           mb=f"{needed / MIB:,.0f}", limit=f"{MAX_MODEL_BYTES // MIB:,}",
+           setting=settings.MAX_MODEL_MB.name)
+    return out
 
 
 def check(spec: ModelSpec, param_limit: int | None = None) -> Validation:

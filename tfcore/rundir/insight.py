@@ -371,14 +371,6 @@ class InsightGrid:
     kernels: dict = field(default_factory=dict)    # layer name -> (inputs, units)
 
 
-def _regular(path: Path) -> bool:
-    """True for a regular file (a FIFO, a device or a socket is refused unopened)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 @dataclass
 class _Stats:
     inode: int = -1

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from tfcore.errors import TFLabError
 from tfcore.jsonio import _json_default
 from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line, json_problem
 
+from tfcore.workspace import file_kind, open_regular
+
 MAX_LOCATED = 5      # located problems kept per read; the rest are only counted
+MAX_RECORDS = 50_000     # records kept per file; a longer file is thinned evenly
+TAIL_LINES = 200         # the last lines of a thinned read, always parsed
+CHUNK_BYTES = 4 * 2**20  # read this much at a time
+MAX_LINE_BYTES = 2**20   # a longer line is skipped (and located) without being kept
 
 
 class MetricsWriter:
@@ -54,7 +62,8 @@ class MetricsChunk:
 
     ``skipped`` counts the complete lines that were not valid records; ``problems`` locates
     the first few of them (line numbers count from ``first_line``); ``lines`` is the number
-    of complete lines consumed, so ``first_line + lines`` continues the numbering.
+    of complete lines consumed, so ``first_line + lines`` continues the numbering;
+    ``stride`` > 1 when the file held more lines than ``MAX_RECORDS`` and was thinned.
     """
 
     records: tuple[dict, ...]
@@ -62,6 +71,7 @@ class MetricsChunk:
     skipped: int = 0
     problems: tuple[RunProblem, ...] = ()
     lines: int = 0
+    stride: int = 1          # 1: every line; k: about every k-th (a file above the cap)
 
     @property
     def summary_problems(self) -> tuple[RunProblem, ...]:
@@ -84,39 +94,104 @@ def _parse(raw: bytes, line: int) -> tuple[dict | None, RunProblem | None]:
     return (None, problem) if problem else (value, None)
 
 
-def read_metrics(path: Path, offset: int = 0, first_line: int = 1) -> MetricsChunk:
+def read_metrics(path: Path, offset: int = 0, first_line: int = 1,
+                 max_records: int | None = None) -> MetricsChunk:
     """Read complete lines written after ``offset``; a torn last line is left for later.
 
     Damaged lines (not JSON, not an object, a field of the wrong type or range) are skipped
-    and counted, never raised.
+    and counted, never raised. The file is read in chunks of ``CHUNK_BYTES``, and when the
+    new part holds more lines than ``max_records`` (default ``MAX_RECORDS``) only every
+    ``stride``-th line is parsed, plus the last ``TAIL_LINES`` (the final values), so a
+    200 MB file costs a bounded number of records. A FIFO, device, socket or a link leaving
+    the run folder is refused unopened (a located problem).
     """
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(offset)
-            data = handle.read()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+    cap = MAX_RECORDS if max_records is None else max_records
+    kind = file_kind(path, path.parent)
+    if kind in ("missing", "folder"):
         return MetricsChunk(records=(), offset=offset)
-    except OSError as exc:
+    if kind is not None:
+        problem = RunProblem(METRICS_JSONL, "", "special", limit=kind)
+        return MetricsChunk(records=(), offset=offset, problems=(problem,))
+    try:
+        handle = open_regular(path, METRICS_JSONL, path.parent)
+    except (OSError, TFLabError) as exc:
         problem = RunProblem(METRICS_JSONL, "", "unreadable", limit=type(exc).__name__)
         return MetricsChunk(records=(), offset=offset, problems=(problem,))
-    end = data.rfind(b"\n")
-    if end < 0:
-        return MetricsChunk(records=(), offset=offset)
-    records: list[dict] = []
+    with handle:
+        span = max(os.fstat(handle.fileno()).st_size - offset, 0)
+        handle.seek(offset)
+        return _read_lines(handle, offset, first_line, span, cap)
+
+
+def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) -> MetricsChunk:
+    kept: list[tuple[int, dict]] = []
     problems: list[RunProblem] = []
-    skipped = 0
-    lines = data[: end + 1].split(b"\n")[:-1]
-    for number, raw in enumerate(lines, start=first_line):
-        if not raw.strip():
-            continue
+    tail: "deque[tuple[int, bytes]]" = deque(maxlen=TAIL_LINES)
+    skipped = count = 0
+    stride, position, rest, long_line, long_bytes = 1, offset, b"", False, 0
+
+    def take(number: int, raw: bytes) -> None:
+        nonlocal skipped
         record, problem = _parse(raw, number)
         if record is not None:
-            records.append(record)
-            continue
+            kept.append((number, record))
+            return
         skipped += 1
         if len(problems) < MAX_LOCATED:
             problems.append(problem)
-    return MetricsChunk(records=tuple(records), offset=offset + end + 1, skipped=skipped,
-                        problems=tuple(problems), lines=len(lines))
 
+    while True:
+        block = handle.read(CHUNK_BYTES)
+        if not block:
+            break
+        data = rest + block
+        end = data.rfind(b"\n")
+        if end < 0:
+            rest = data
+            if len(rest) > MAX_LINE_BYTES:          # one endless line: skipped, not kept
+                position, long_line = position + len(rest), True
+                long_bytes, rest = long_bytes + len(rest), b""
+            continue
+        lines, rest = data[: end + 1].split(b"\n")[:-1], data[end + 1:]
+        if long_line:                               # the end of the endless line
+            position += len(lines[0]) + 1
+            count += 1
+            skipped += 1
+            if len(problems) < MAX_LOCATED:
+                problems.append(RunProblem(METRICS_JSONL, "", "line_big",
+                                           f"{long_bytes + len(lines[0]):,}",
+                                           f"{MAX_LINE_BYTES:,}", line=first_line + count - 1))
+            lines, long_line, long_bytes = lines[1:], False, 0
+        if count == 0 and span > len(block):       # estimate the lines from the first chunk
+            stride = max(1, -(-span * len(lines) // max(len(block), 1) // max(cap, 1)))
+        for raw in lines:
+            number = first_line + count
+            count += 1
+            position += len(raw) + 1
+            if not raw.strip():
+                continue
+            if stride == 1 or (count - 1) % stride == 0:
+                take(number, raw)
+            else:
+                tail.append((number, raw))
+    parsed = {n for n, _ in kept}
+    for number, raw in tail:                       # the last lines: the final values
+        if number not in parsed:
+            take(number, raw)
+    kept.sort(key=lambda item: item[0])
+    return MetricsChunk(records=tuple(r for _, r in kept), offset=position, skipped=skipped,
+                        problems=tuple(problems), lines=count, stride=stride)
+
+
+def thin(chunk: MetricsChunk, cap: int | None = None) -> MetricsChunk:
+    """At most about ``cap`` records: every other one dropped (the last kept) while above."""
+    cap = MAX_RECORDS if cap is None else cap
+    records, stride = chunk.records, chunk.stride
+    while len(records) > cap:
+        records = records[:-1][::2] + records[-1:]
+        stride *= 2
+    if records is chunk.records:
+        return chunk
+    return MetricsChunk(records=records, offset=chunk.offset, skipped=chunk.skipped,
+                        problems=chunk.problems, lines=chunk.lines, stride=stride)

@@ -14,12 +14,13 @@ same object while the file is unchanged, so callers may cache derived values on 
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tfcore.rundir.metrics import MAX_LOCATED, MetricsChunk, read_metrics
+from tfcore.rundir.metrics import MAX_LOCATED, MetricsChunk, read_metrics, thin
 
 MAX_FILES = 256           # files kept; the least recently read are dropped beyond it
 
@@ -43,9 +44,9 @@ def _empty() -> MetricsChunk:
 
 def _extend(old: MetricsChunk, new: MetricsChunk) -> MetricsChunk:
     problems = (old.problems + new.problems)[:MAX_LOCATED]
-    return MetricsChunk(records=old.records + new.records, offset=new.offset,
-                        skipped=old.skipped + new.skipped, problems=problems,
-                        lines=old.lines + new.lines)
+    return thin(MetricsChunk(records=old.records + new.records, offset=new.offset,
+                             skipped=old.skipped + new.skipped, problems=problems,
+                             lines=old.lines + new.lines, stride=max(old.stride, new.stride)))
 
 
 def cached_metrics(path: Path | str, max_age: float = 0.0) -> MetricsChunk:
@@ -69,6 +70,10 @@ def cached_metrics(path: Path | str, max_age: float = 0.0) -> MetricsChunk:
         with _guard:
             _entries.pop(key, None)
         return read_metrics(Path(key))       # missing or unreadable: an empty, located chunk
+    if not stat.S_ISREG(st.st_mode):          # a FIFO, device, socket: refused, located
+        with _guard:
+            _entries.pop(key, None)
+        return read_metrics(Path(key))
     with _guard:
         entry = _entries.get(key)
         if entry is None or entry.inode != st.st_ino:

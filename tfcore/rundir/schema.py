@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from tfcore.messages import render
+from tfcore.workspace import file_kind
 
 RUN_JSON = "run.json"
 STATUS_JSON = "status.json"
@@ -43,6 +44,7 @@ MAX_SECONDS = 1e9            # ~31 years of training
 MAX_TEXT = 200               # names, states, kinds
 MAX_LONG_TEXT = 1_000_000    # messages and tracebacks
 VALUE_CHARS = 60             # how much of a bad value a message quotes
+MAX_JSON_FILE = 16 * 2**20   # run.json, status.json, meta.json: small files, read whole
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,10 @@ class RunProblem:
     @property
     def key(self) -> str:
         """``runs.problem.<reason>``; a wrong type names its kind:
-        ``runs.problem.type.<kind>``."""
-        if self.reason == "type":
-            return f"runs.problem.type.{self.limit}"
+        ``runs.problem.type.<kind>``, a file that is not a regular one what it is:
+        ``runs.problem.special.<fifo|device|socket|folder|outside|other>``."""
+        if self.reason in ("type", "special"):
+            return f"runs.problem.{self.reason}.{self.limit}"
         return f"runs.problem.{self.reason}"
 
     @property
@@ -88,7 +91,8 @@ class RunProblem:
 
 # Each reason's text is the catalog's ``runs.problem.<reason>`` (a type: ``.type.<kind>``).
 REASONS = ("missing", "type", "low", "high", "long", "choice", "json", "json_at", "json_col",
-           "deep", "binary", "unreadable", "not_object", "skipped", "newer")
+           "deep", "binary", "unreadable", "not_object", "skipped", "newer", "special",
+           "file_big", "line_big")
 
 
 _SHORT = reprlib.Repr()
@@ -297,6 +301,12 @@ def load_json_file(path: Path) -> tuple[Any, RunProblem | None]:
     """The JSON value of a run file, or ``None`` and the problem (missing, unreadable,
     binary, not JSON)."""
     name = Path(path).name
+    kind = file_kind(path, Path(path).parent)     # a link may not leave the run folder
+    if kind not in (None, "missing"):          # a FIFO would block the read forever
+        return None, RunProblem(name, "", "special", limit=kind)
+    size = Path(path).stat().st_size if kind is None else 0
+    if size > MAX_JSON_FILE:
+        return None, RunProblem(name, "", "file_big", f"{size:,}", f"{MAX_JSON_FILE:,}")
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:

@@ -21,7 +21,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from tfcore.errors import CheckpointError
-from tfcore.messages import names
+from tfcore.messages import Names, Text, names
 from tfcore.tfenv import quiet_tensorflow
 
 quiet_tensorflow()
@@ -46,7 +46,7 @@ class CheckpointEntry:
     size: int
     files: tuple[str, ...]
     latest: bool = False
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text | str, ...] = ()    # catalog texts (``runs.ckpt_problem.*``)
 
     @property
     def name(self) -> str:
@@ -59,7 +59,7 @@ class CheckpointEntry:
     def to_dict(self) -> dict:
         return {"name": self.name, "prefix": str(self.prefix), "number": self.number,
                 "time": self.time, "size": self.size, "files": list(self.files),
-                "latest": self.latest, "problems": list(self.problems)}
+                "latest": self.latest, "problems": [str(p) for p in self.problems]}
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class CheckpointList:
     directory: Path
     entries: tuple[CheckpointEntry, ...]
     has_state_file: bool
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text | str, ...] = ()
     leftovers: tuple[str, ...] = ()
 
     @property
@@ -96,7 +96,8 @@ class CheckpointList:
 
     def to_dict(self) -> dict:
         return {"directory": str(self.directory), "has_state_file": self.has_state_file,
-                "problems": list(self.problems), "leftovers": list(self.leftovers),
+                "problems": [str(p) for p in self.problems],
+                "leftovers": list(self.leftovers),
                 "entries": [e.to_dict() for e in self.entries]}
 
 
@@ -118,7 +119,7 @@ class VariableList:
 
     prefix: Path
     variables: tuple[VariableInfo, ...]
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text | str, ...] = ()
 
     def keys(self) -> list[str]:
         return [v.key for v in self.variables]
@@ -161,13 +162,19 @@ def _looks_like_prefix(path: Path) -> bool:
 
 def _read_state(directory: Path) -> tuple[dict[str, float], str | None, list[str]]:
     """Parse the ``checkpoint`` text file: {name: timestamp}, latest name, problems."""
+    from tfcore.workspace import file_kind
+
     state = directory / STATE_FILE
-    if not state.is_file():
+    kind = file_kind(state, directory)
+    if kind == "missing":
         return {}, None, []
+    if kind is not None or state.stat().st_size > 2**20:
+        return {}, None, [_not_regular(STATE_FILE, kind or "other")]
     try:
         text = state.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return {}, None, [f"the 'checkpoint' file cannot be read: {exc}"]
+        return {}, None, [Text("runs.ckpt_problem.state_unreadable", {
+            "file": STATE_FILE, "error": _short(exc)})]
     latest = re.search(r'^model_checkpoint_path:\s*"([^"]*)"', text, re.M)
     names = re.findall(r'^all_model_checkpoint_paths:\s*"([^"]*)"', text, re.M)
     stamps = [float(s) for s in
@@ -187,17 +194,17 @@ def list_checkpoints(path: Path | str, verify: bool = True) -> CheckpointList:
     times, latest_name, problems = _read_state(directory)
     has_state = (directory / STATE_FILE).is_file()
     if not has_state:
-        problems.append("the 'checkpoint' state file is missing; list rebuilt from the "
-                        ".index files")
+        problems.append(Text("runs.ckpt_problem.state_missing", {"file": STATE_FILE}))
     leftovers = find_leftovers(directory)
     if leftovers:
-        problems.append(f"an interrupted save left {len(leftovers)} temporary item(s): "
-                        f"{', '.join(leftovers[:5])}" + (" ..." if len(leftovers) > 5 else "")
-                        + "; they can be removed")
+        problems.append(Text("runs.ckpt_problem.leftovers", {
+            "count": len(leftovers),
+            "names": Names(leftovers[:5] + (["..."] if len(leftovers) > 5 else []))}))
     prefixes = {p.name[: -len(".index")] for p in directory.glob("*.index")}
     for name in times:
         if name not in prefixes:
-            problems.append(f"{name} is listed in 'checkpoint' but its .index file is missing")
+            problems.append(Text("runs.ckpt_problem.index_missing", {"ckpt": name,
+                                                                 "file": STATE_FILE}))
     entries = [_entry(directory / name, times.get(name), name == latest_name, verify)
                for name in prefixes]
     entries.sort(key=lambda e: (e.number if e.number is not None else -1, e.time or 0, e.name))
@@ -243,12 +250,43 @@ def _replace_latest(entry: CheckpointEntry) -> CheckpointEntry:
     return replace(entry, latest=True)
 
 
+def special_files(prefix: Path | str) -> list[str]:
+    """The located problems of a checkpoint's files that are not regular files inside its
+    folder (a FIFO in place of ``.index`` would make TensorFlow's reader wait forever):
+    checked with one ``stat`` each before TensorFlow opens anything."""
+    from tfcore.workspace import file_kind
+
+    prefix = Path(prefix)
+    found = []
+    for item in sorted(prefix.parent.iterdir()):
+        if item.name == prefix.name + ".index" or item.name.startswith(prefix.name + ".data-"):
+            kind = file_kind(item, prefix.parent)
+            if kind is not None:
+                found.append(_not_regular(item.name, kind))
+    return found
+
+
+def check_files(prefix: Path | str) -> None:
+    """Refuse a checkpoint whose files are not all regular files inside its folder.
+
+    Raises:
+        CheckpointError: ``runs.err.ckpt_special`` naming the first file and what it is.
+    """
+    bad = special_files(prefix)
+    if bad:
+        raise CheckpointError(key="runs.err.ckpt_special",
+                              params={"ckpt": Path(prefix).name, "problem": bad[0]})
+
+
 def _entry(prefix: Path, stamp: float | None, latest: bool, verify: bool) -> CheckpointEntry:
+    from tfcore.workspace import file_kind
+
     files = sorted(p for p in prefix.parent.iterdir()
                    if p.name == prefix.name + ".index" or p.name.startswith(prefix.name + ".data-"))
-    size = sum(p.stat().st_size for p in files)
+    special = special_files(prefix)
+    size = sum(p.stat().st_size for p in files if file_kind(p) is None)
     match = _NUMBER.search(prefix.name)
-    problems = _shard_problems(prefix, files)
+    problems = special or _shard_problems(prefix, files)
     if not problems and verify:
         problems = _read_problems(prefix, size)
     index = prefix.parent / (prefix.name + ".index")
@@ -261,11 +299,12 @@ def _entry(prefix: Path, stamp: float | None, latest: bool, verify: bool) -> Che
 def _shard_problems(prefix: Path, files: list[Path]) -> list[str]:
     shards = [m for p in files if (m := _SHARD.search(p.name))]
     if not shards:
-        return [f"{prefix.name}: the .data file is missing"]
+        return [Text("runs.ckpt_problem.data_missing", {"ckpt": prefix.name})]
     total = int(shards[0].group(2))
     present = {int(m.group(1)) for m in shards}
     missing = [i for i in range(total) if i not in present]
-    return [f"{prefix.name}: data shard {i} of {total} is missing" for i in missing]
+    return [Text("runs.ckpt_problem.shard_missing", {"ckpt": prefix.name, "shard": i,
+                                                 "total": total}) for i in missing]
 
 
 def _read_problems(prefix: Path, size: int) -> list[str]:
@@ -275,7 +314,8 @@ def _read_problems(prefix: Path, size: int) -> list[str]:
     try:
         reader = tf.train.load_checkpoint(str(prefix))
     except Exception as exc:  # noqa: BLE001 - damage is data
-        return [f"{prefix.name}: the index cannot be read ({_short(exc)})"]
+        return [Text("runs.ckpt_problem.index_unreadable", {"ckpt": prefix.name,
+                                                        "error": _short(exc)})]
     if size > VERIFY_LIMIT_BYTES:
         return []
     bad = []
@@ -283,8 +323,15 @@ def _read_problems(prefix: Path, size: int) -> list[str]:
         try:
             reader.get_tensor(key)
         except Exception as exc:  # noqa: BLE001
-            bad.append(f"{prefix.name}: {key} cannot be read ({_short(exc)})")
-    return bad[:5] + ([f"... and {len(bad) - 5} more"] if len(bad) > 5 else [])
+            bad.append(Text("runs.ckpt_problem.tensor_unreadable", {
+                "ckpt": prefix.name, "key": key, "error": _short(exc)}))
+    return bad[:5] + ([Text("runs.ckpt_problem.more", {"count": len(bad) - 5})] if len(bad) > 5
+                      else [])
+
+
+def _not_regular(name: str, kind: str) -> Text:
+    """``files.not_regular``: ``name`` is a FIFO, a device, a socket, a link leading out."""
+    return Text("files.not_regular", {"path": name, "kind": Text(f"files.kind.{kind}")})
 
 
 def _short(exc: BaseException) -> str:
@@ -357,13 +404,17 @@ def list_variables(path: Path | str, number: int | None = None,
     import tensorflow as tf
 
     prefix = resolve_prefix(path, number)
+    special = special_files(prefix)
+    if special:
+        return VariableList(prefix=prefix, variables=(), problems=tuple(special))
     try:
         reader = tf.train.load_checkpoint(str(prefix))
         shapes = dict(tf.train.list_variables(str(prefix)))
         dtypes = reader.get_variable_to_dtype_map()
     except Exception as exc:  # noqa: BLE001 - damage is data
         return VariableList(prefix=prefix, variables=(),
-                            problems=(f"{prefix.name}: cannot be read ({_short(exc)})",))
+                            problems=(Text("runs.ckpt_problem.unreadable", {
+                                "ckpt": prefix.name, "error": _short(exc)}),))
     aliases = object_graph_aliases(reader)
     rows = []
     for key in sorted(shapes):
@@ -386,6 +437,7 @@ def read_tensor(prefix: Path | str, key: str) -> np.ndarray:
     """
     import tensorflow as tf
 
+    check_files(prefix)
     try:
         return np.asarray(tf.train.load_checkpoint(str(prefix)).get_tensor(key))
     except Exception as exc:  # noqa: BLE001

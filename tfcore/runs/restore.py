@@ -125,6 +125,9 @@ def restore_objects(prefix: Path | str, roots: Mapping[str, Any], variables: lis
         variables: the variables that should all get a value (for ``missing``).
         by_order: pair leftover tensors with leftover variables in order when shapes agree.
     """
+    from tfcore.runs.checkpoints import check_files
+
+    check_files(prefix)             # a FIFO in place of a file: refused, never waited on
     import tensorflow as tf
 
     try:
@@ -271,12 +274,14 @@ def restore_run(run_dir: Path | str, number: int | None = None,
         RunError: the run has no run.json; CheckpointError: no such checkpoint, or (with
             ``require_complete``) a checkpoint that does not fit the model.
     """
-    import tensorflow as tf
-
     from tfcore.model import build_model, from_dict
+    from tfcore.runs.checkpoints import check_files
 
     request = run_request(run_dir)
     entry = list_checkpoints(run_dir, verify=False).get(number)
+    check_files(entry.prefix)       # refused before TensorFlow is even imported
+    import tensorflow as tf
+
     model = build_model(from_dict(request["spec"]))
     roots: dict[str, Any] = {"step": tf.Variable(0, dtype=tf.int64), "model": model}
     variables = list(model.variables)

@@ -52,16 +52,39 @@ def board_names(runs_root: Path | str) -> dict[str, str]:
     return names
 
 
+MAX_EVENT_FILES = 10_000      # entries of one run's tb/ folder examined
+
+
+def special_events(tb_dir: Path) -> list[str]:
+    """The entries of a run's ``tb/`` folder that TensorBoard must not be shown: a FIFO,
+    device or socket (its reader would wait forever) or a link leaving the run (relative
+    paths; at most :data:`MAX_EVENT_FILES` entries are examined, more is itself refused)."""
+    from tfcore.workspace import file_kind
+
+    found, seen, run = [], 0, tb_dir.parent
+    for folder, dirs, files in os.walk(tb_dir, followlinks=False):
+        for name in dirs + files:
+            seen += 1
+            item = Path(folder) / name
+            kind = file_kind(item, run)
+            if seen > MAX_EVENT_FILES or kind not in (None, "folder"):
+                found.append(item.relative_to(run).as_posix())
+                return found
+    return found
+
+
 def sync_view(runs_root: Path | str) -> Path:
     """Make ``<runs root>/.tensorboard-runs/`` hold one link per run that has a ``tb/``
-    folder, named by :func:`board_names`; stale links (a run deleted or renamed) go.
+    folder holding only regular files (:func:`special_events`), named by
+    :func:`board_names`; stale links (a run deleted or renamed) go.
     Each link is replaced atomically. Returns the folder."""
     root = Path(runs_root)
     view = view_dir(root)
     view.mkdir(exist_ok=True)
     tb_dirs = {name: RunPaths(root / run_id).tb_dir
                for run_id, name in board_names(root).items()}
-    wanted = {name: os.path.relpath(tb, view) for name, tb in tb_dirs.items() if tb.is_dir()}
+    wanted = {name: os.path.relpath(tb, view) for name, tb in tb_dirs.items()
+              if tb.is_dir() and not special_events(tb)}
     for entry in view.iterdir():
         if entry.is_symlink() and os.readlink(entry) != wanted.get(entry.name):
             entry.unlink(missing_ok=True)

@@ -35,9 +35,18 @@ class RunModel:
 def _latest_checkpoint(paths: RunPaths) -> str | None:
     import tensorflow as tf
 
+    from tfcore.workspace import check_regular
+
     if not paths.ckpt_dir.is_dir():
         return None
-    return tf.train.latest_checkpoint(str(paths.ckpt_dir))
+    state = paths.ckpt_dir / "checkpoint"
+    if state.exists() or state.is_symlink():      # a FIFO here would block TensorFlow
+        check_regular(state, "ckpt/checkpoint", paths.ckpt_dir)
+    latest = tf.train.latest_checkpoint(str(paths.ckpt_dir))
+    if latest:
+        for item in paths.ckpt_dir.glob(Path(latest).name + ".*"):
+            check_regular(item, f"ckpt/{item.name}", paths.ckpt_dir)
+    return latest
 
 
 def has_weights(run_dir: Path) -> bool:

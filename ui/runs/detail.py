@@ -28,6 +28,7 @@ from ui.common import (
     frame_digest,
     guarded,
     metric_label,
+    pick,
     plain,
     t,
 )
@@ -124,7 +125,8 @@ def checkpoints_tab(listing: CheckpointList) -> None:
              t("runs.ckpt.col.size"): f"{e.size / 1024:.1f} KiB",
              t("runs.ckpt.col.files"): ", ".join(e.files),
              t("runs.ckpt.col.latest"): e.latest,
-             t("runs.ckpt.col.problems"): "; ".join(e.problems)} for e in listing.entries]
+             t("runs.ckpt.col.problems"): "; ".join(pick(p) for p in e.problems)}
+            for e in listing.entries]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     st.caption(t("runs.ckpt.count", count=len(listing.entries), folder=str(listing.directory)))
 
