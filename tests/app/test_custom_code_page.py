@@ -73,7 +73,7 @@ def test_page_says_how_to_enable_trusted_code(lang: str, monkeypatch) -> None:
     assert_clean(at, lang)
     text = " ".join(i.value for i in at.info)
     assert f"{TRUSTED_ENV}=1 streamlit run app.py --server.address 127.0.0.1" in text
-    assert not at.text_area and not at.button
+    assert not at.main.text_area and not at.main.button   # the page offers nothing to run
     shown = _editor(at)                               # the templates, read-only
     assert shown["read_only"] is True and shown["value"] == TEMPLATES["linear"].source
     at.selectbox(key="custom.template").select_index(list(TEMPLATES).index("mse_loss")).run()

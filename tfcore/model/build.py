@@ -139,7 +139,7 @@ def _dry_sizes(spec: ModelSpec) -> tuple[dict[str, Any], dict[str, int | None]] 
         first = id(layer) not in seen
         seen.add(id(layer))
         params[entry.name] = sum(math.prod(int(d) for d in w.shape)
-                                 for w in layer.weights) if first else 0
+                                 for w in getattr(layer, "weights", ())) if first else 0   # a raw op has none
     return shapes, params
 
 

@@ -17,7 +17,7 @@ from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line, 
 from tfcore.workspace import file_kind, open_regular
 
 MAX_LOCATED = 5      # located problems kept per read; the rest are only counted
-MAX_RECORDS = 50_000     # records kept per file; a longer file is thinned evenly
+MAX_RECORDS = 100_000    # records kept per read; a longer new part is thinned evenly
 TAIL_LINES = 200         # the last lines of a thinned read, always parsed
 CHUNK_BYTES = 4 * 2**20  # read this much at a time
 MAX_LINE_BYTES = 2**20   # a longer line is skipped (and located) without being kept
