@@ -88,10 +88,14 @@ def test_the_editor_indents_with_tab_and_saves_what_was_typed(trusted_server: st
     assert f"\n{' ' * indent}pass" in text and indent >= 4, text
 
 
-def _save_template(page, template: str, name: str) -> None:
-    choose_option(page, EN["custom.template"], EN[f"custom.tpl.{template}"].format(
-        scenario="M8"))
-    click_button(page, EN["custom.use_template"])
+def _save_template(page, template: str, name: str, cls: str) -> None:
+    """Pick ``template``, put it in the editor (its class ``cls`` shows there), save it."""
+    label = EN[f"custom.tpl.{template}"].format(scenario="M8")
+    choose_option(page, EN["custom.template"], label, expect=page.locator(
+        "[data-testid='stSelectbox']").filter(has_text=EN["custom.template"]).filter(
+        has_text=label))
+    click_button(page, EN["custom.use_template"], confirm=True,      # safe to repeat
+                 expect=page.frame_locator(EDITOR_FRAME).first.get_by_text(f"class {cls}("))
     click_button(page, EN["custom.save"], EN["custom.saved"].split("{")[0] + name)
 
 
@@ -99,8 +103,8 @@ def test_m8_loss_and_metric_written_loaded_trained_and_drawn(trusted_server: str
                                                              tmp_path: Path) -> None:
     page.goto(f"{trusted_server}/custom_code?lang=en")
     settle(page, EN["custom.title"])
-    _save_template(page, "mse_loss", "mse_loss.py")
-    _save_template(page, "sparse_accuracy", "sparse_accuracy.py")
+    _save_template(page, "mse_loss", "mse_loss.py", "MeanSquaredError")
+    _save_template(page, "sparse_accuracy", "sparse_accuracy.py", METRIC)
     table = page.locator("[data-testid='stDataFrame']").first
     table.wait_for()
     page.screenshot(path=str(tmp_path / "custom-code.png"), full_page=True)

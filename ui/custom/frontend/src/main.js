@@ -1,7 +1,9 @@
 // The code editor: CodeMirror 6 with Python highlighting, line numbers, Tab indents, long
 // lines wrapped (no sideways scrolling on a projector) and a read-only mode. Args (Python, ui/custom/code_editor.py): value, gen, read_only, height,
 // label. The value sent back is {text, gen}: the text as typed, and the generation of the
-// document it was typed into (the page replaces the document by sending a new gen).
+// document it was typed into (the page replaces the document by sending a new gen). Only
+// typing is sent: a document the page sent is not echoed back (an echo reran the page a
+// moment after Use template, and that rerun wiped the message of a Save clicked meanwhile).
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import {
@@ -20,6 +22,7 @@ const size = new Compartment();
 let view = null;
 let gen = null;
 let timer = null;
+let fromPage = false;               // true while the page's own document is put in
 
 const send = () => {
   clearTimeout(timer);
@@ -42,7 +45,7 @@ const sizeFor = (height) => EditorView.theme({
 
 function create(args) {
   const updates = EditorView.updateListener.of((update) => {
-    if (!update.docChanged) return;
+    if (!update.docChanged || fromPage) return;
     clearTimeout(timer);
     timer = setTimeout(send, SEND_AFTER_MS);
   });
@@ -72,7 +75,8 @@ onRender((args) => {
     const changes = args.gen !== gen && args.value !== view.state.doc.toString()
       ? { from: 0, to: view.state.doc.length, insert: args.value || "" } : undefined;
     if (args.gen !== gen) clearTimeout(timer);
-    view.dispatch({ changes, effects });
+    fromPage = true;                // listeners run inside dispatch: nothing to send
+    try { view.dispatch({ changes, effects }); } finally { fromPage = false; }
   }
   gen = args.gen;
   setFrameHeight((args.height || 400) + 4);
