@@ -23,10 +23,13 @@ pytestmark = pytest.mark.shared_workspace      # the module's runs are trained o
 
 @pytest.fixture(scope="module")
 def runs() -> dict[str, str]:
-    """A tiny CNN run (checkpoints 4 and 8) and a run without a conv layer."""
+    """A tiny CNN run (checkpoints 4 and 8), one with checkpoint 4 only, and a run without
+    a conv layer."""
     root = default_workspace().ensure().runs
     return {"cnn": make_run(root, name="filters_cnn", steps=8, ckpt_every=4,
                             spec=tiny_cnn_spec()),
+            "cnn_4": make_run(root, name="filters_cnn_4", steps=4, ckpt_every=4,
+                              spec=tiny_cnn_spec()),
             "mlp": make_run(root, name="filters_mlp", steps=4, ckpt_every=4)}
 
 
@@ -94,6 +97,19 @@ def test_filters_follow_the_checkpoint_slider(runs: dict, lang: str) -> None:
                                                  scale=f"{scale:.3g}", count=2)
     assert note in [c.value for c in at.caption]
     assert_clean(at, lang)
+
+
+def test_another_run_opens_at_its_own_latest_checkpoint(runs: dict) -> None:
+    """ckpt-4, the latest of the run shown first, exists in the next run too: the next run
+    still opens at its own latest (ckpt-8), its filters with it."""
+    at = _open_run("en", runs["cnn_4"])
+    assert at.select_slider(key="runs.conv.ckpt").value == 4
+    at.selectbox(key="runs.detail.run").set_value(runs["cnn"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.select_slider(key="runs.conv.ckpt").value == 8
+    run_dir = default_workspace().runs / runs["cnn"]
+    saved = read_tensor(run_dir / "ckpt" / "ckpt-8", _kernel_key(run_dir, 8))[:, :, 0, :]
+    assert np.abs(_kernel_from(_frames(at, "filter")[0]) - saved).max() == 0
 
 
 def test_another_test_image_changes_the_maps_not_the_filters(runs: dict) -> None:

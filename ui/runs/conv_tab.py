@@ -52,8 +52,12 @@ def filters_tab(listing: CheckpointList, run_dir: Path) -> None:
     if not numbers:
         st.info(t("runs.ckpt.none"))
         return
-    if st.session_state.get(f"{KEY}.ckpt") not in numbers:
+    # Another run opens at its own latest checkpoint: a number kept from the run shown
+    # before (ckpt-4 of a one-checkpoint run) is not carried over to this one.
+    if st.session_state.get(f"{KEY}.run") != str(run_dir) or \
+            st.session_state.get(f"{KEY}.ckpt") not in numbers:
         st.session_state[f"{KEY}.ckpt"] = numbers[-1]
+        st.session_state[f"{KEY}.run"] = str(run_dir)
     cols = st.columns([5, 2, 2])
     number = cols[0].select_slider(t("runs.ckpt.pick"), numbers, key=f"{KEY}.ckpt",
                                    format_func=checkpoint_label(listing))
