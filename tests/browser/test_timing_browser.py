@@ -22,8 +22,8 @@ def test_tiny_timing_shows_the_chart(server: str, page, tmp_path: Path) -> None:
     page.goto(f"{server}/timing?lang=en")
     wait_idle(page)
     page.get_by_text(EN["timing.title"], exact=True).first.wait_for()
-    fill_and_wait(page, page.get_by_label(EN["timing.batch"], exact=True).first, 4)
-    fill_and_wait(page, page.get_by_label(EN["timing.steps"], exact=True).first, 2)
+    fill_and_wait(page, page.get_by_role("spinbutton", name=EN["timing.batch"], exact=True).first, 4)
+    fill_and_wait(page, page.get_by_role("spinbutton", name=EN["timing.steps"], exact=True).first, 2)
     # a timing runs in a worker process that imports TensorFlow: minutes on a busy machine
     click_button(page, EN["timing.run"], expect=EN["timing.explain.title"], timeout=300_000)
     assert wait_charts_drawn(page, at_least=2) >= 2
@@ -59,8 +59,8 @@ def test_timing_charts_are_tall_ticked_with_whole_titles(server: str, page, lang
     page.goto(f"{server}/timing?lang={lang}")
     wait_idle(page)
     page.get_by_text(texts["timing.title"], exact=True).first.wait_for()
-    fill_and_wait(page, page.get_by_label(texts["timing.batch"], exact=True).first, 4)
-    fill_and_wait(page, page.get_by_label(texts["timing.steps"], exact=True).first, 3)
+    fill_and_wait(page, page.get_by_role("spinbutton", name=texts["timing.batch"], exact=True).first, 4)
+    fill_and_wait(page, page.get_by_role("spinbutton", name=texts["timing.steps"], exact=True).first, 3)
     click_button(page, texts["timing.run"], expect=texts["timing.explain.title"],
                  timeout=300_000)
     assert wait_charts_drawn(page, at_least=2) >= 2
