@@ -179,6 +179,24 @@ def each_test_workspace(session_workspace: Path, monkeypatch: pytest.MonkeyPatch
     return session_workspace
 
 
+# A browser test drives a real server and chromium on a machine that may be busy with other
+# work; a failure there is run once more (pytest-rerunfailures) and still reported: the
+# summary counts reruns ("R" in the progress line, RERUN lines with -rR), so a test that
+# fails twice fails the suite and a test that needed its second run stays visible.
+BROWSER_RERUNS = 1
+_BROWSER_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    """Mark every browser test (not the others) for one rerun, unless it says otherwise."""
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        return
+    for item in items:
+        if _BROWSER_DIR in Path(str(item.fspath)).resolve().parents \
+                and item.get_closest_marker("flaky") is None:
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, session_workspace: Path) -> Iterator[str]:
     """Start the dashboard once for all browser tests; yield its base URL."""
