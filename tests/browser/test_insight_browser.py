@@ -183,6 +183,19 @@ def test_the_insight_panels_are_not_cut_at_1280(server: str, page, lang: str,
 
 
 RUNS_BOUNDARY = BOUNDARY.replace("insight_train", "insight_runs")
+# The boundary has settled at its size: the page's CSS for its box has applied (the box is
+# a size container; that style-only HTML reaches the page apart from the chart, so on a
+# busy first load the chart can draw at Streamlit's default height before it) and the vega
+# view has been redrawn at its box's size (Streamlit resizes it only after the box changed).
+SETTLED_JS = """sel => {
+  const el = document.querySelector(sel);
+  const key = el && el.closest("[class*='st-key-']");
+  const svg = el && el.querySelector('svg');
+  if (!key || !svg || !svg.querySelector('.mark-rect')
+      || getComputedStyle(key).containerType !== 'inline-size') return false;
+  const box = el.getBoundingClientRect(), drawn = svg.getBoundingClientRect();
+  return Math.abs(drawn.width - box.width) < 1 && Math.abs(drawn.height - box.height) < 1;
+}"""
 # The chart's box in the window, its plot (the cells' mark, as wide as tall when the plot
 # is square), and whether the page or its main column scrolls sideways.
 BOX_JS = """sel => {
@@ -215,6 +228,7 @@ def test_the_runs_inside_tab_shows_the_whole_boundary_square_and_sized_to_its_co
         tab = page.get_by_role("tab", name=text["runs.tab.inside"], exact=True).first
         assert tab.get_attribute("aria-selected") == "true"
         chart_picture(page, RUNS_BOUNDARY)
+        page.wait_for_function(SETTLED_JS, arg=RUNS_BOUNDARY, timeout=TIMEOUT_MS)
         page.locator(RUNS_BOUNDARY).first.scroll_into_view_if_needed()
         box = page.evaluate(BOX_JS, RUNS_BOUNDARY)
         where = f"{width}x{height}{present}: {box}"
