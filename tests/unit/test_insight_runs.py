@@ -203,7 +203,10 @@ def test_a_short_unpaced_auto_run_on_circles_records_several_frames(tmp_path) ->
     # Besides step 0, at least one frame in the run's first half (on a busy machine a frame's
     # cost may space the next ones out, but never to the run's second half).
     assert len([s for s in steps if 0 < s <= steps[-1] / 2]) >= 1
-    assert cost - records[-1]["cost"] <= BUDGET * elapsed
+    # The plan decides before a snapshot's cost is known (it expects the last one's): on a
+    # busy machine one snapshot may take longer than that, so one snapshot may overshoot.
+    chosen = [r["cost"] for r in records[:-1]]
+    assert sum(chosen) - max(chosen) <= BUDGET * elapsed
 
 
 def _first_layer_share(spec: dict, tmp_path: Path) -> tuple[float, float]:
