@@ -126,18 +126,29 @@ def init_language() -> str:
 
 
 def language_selector() -> None:
-    """The sidebar language switch; mirrors the choice into the URL (``?lang=``)."""
-    if st.session_state.get(WIDGET_KEY) != current_lang():
-        st.session_state[WIDGET_KEY] = current_lang()
+    """The sidebar language switch; mirrors the choice into the URL (``?lang=``).
+
+    The box is drawn with the session's language as its default, under a key that names
+    that language, and its value is never set through session state: a box whose value was
+    set through session state before it was drawn could report its first option (English)
+    back with a later rerun (seen after a file upload on a Chinese page, in a full parallel
+    test run), and its change callback then switched the page to English. A language
+    chosen elsewhere (a link, a lesson step) draws a new box."""
+    lang = current_lang()
+    key = f"{WIDGET_KEY}.{lang}"
 
     def _changed() -> None:
-        _set_lang(st.session_state[WIDGET_KEY])
+        chosen = st.session_state.get(key)
+        if chosen in LANGUAGES:
+            _set_lang(chosen)
 
+    names = list(LANGUAGES)
     st.sidebar.selectbox(
         t("app.language"),
-        options=list(LANGUAGES),
+        options=names,
+        index=names.index(lang),
         format_func=LANGUAGES.__getitem__,
-        key=WIDGET_KEY,
+        key=key,
         on_change=_changed,
     )
     if st.query_params.get("lang") != current_lang():

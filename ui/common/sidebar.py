@@ -42,14 +42,15 @@ def render() -> None:
 
 
 def _presenter_toggle() -> None:
+    """The sidebar's presenter switch, drawn with the session's choice as its default under
+    a key that names it (never set through session state: see ``language_selector``)."""
     on = presenter_mode()
-    if st.session_state.get(PRESENTER_WIDGET) != on:
-        st.session_state[PRESENTER_WIDGET] = on
+    key = f"{PRESENTER_WIDGET}.{int(on)}"
 
     def _changed() -> None:
-        st.session_state[PRESENTER_KEY] = bool(st.session_state[PRESENTER_WIDGET])
+        st.session_state[PRESENTER_KEY] = bool(st.session_state.get(key))
 
-    st.sidebar.toggle(t("app.sidebar.presenter"), key=PRESENTER_WIDGET, on_change=_changed,
+    st.sidebar.toggle(t("app.sidebar.presenter"), value=on, key=key, on_change=_changed,
                       help=t("app.sidebar.presenter_help"))
     if presenter_mode():
         st.html(PRESENTER_CSS)
