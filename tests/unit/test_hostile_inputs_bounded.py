@@ -92,13 +92,19 @@ def _refused(found: fx.Measured, *words: str) -> None:
         assert word in found.err, found.err[-2000:]
 
 
+def _refused_fast(cold, case: str, *words: str) -> fx.Measured:
+    """The measured ``case``: refused before TensorFlow was imported, naming ``words``."""
+    found = cold.results[case]
+    _without_tf(found)
+    _refused(found, *words)
+    return found
+
+
 # ----------------------------------------------------------------------------- specs ---
 
 @pytest.mark.parametrize("name", SPEC_NAMES)
 def test_spec_check_refuses_oversized_models_fast(name, cold) -> None:
-    found = cold.results[f"spec-{name}"]
-    _without_tf(found)
-    _refused(found)
+    found = _refused_fast(cold, f"spec-{name}")
     assert any(w in found.err for w in ("limit", "larger than")), found.err[-1500:]
     # the problem names a layer and a field: "l<N>.<field>:" or "x.shape:"
     assert ".output:" in found.err or ".params:" in found.err or ".bytes:" in found.err \
@@ -108,9 +114,7 @@ def test_spec_check_refuses_oversized_models_fast(name, cold) -> None:
 
 @pytest.mark.parametrize("name", WEIGHTS_NAMES)
 def test_weights_table_never_builds_an_oversized_model(name, cold) -> None:
-    found = cold.results[f"weights-{name}"]
-    _without_tf(found)
-    _refused(found, "too big to build", "nothing was allocated", "limit")
+    _refused_fast(cold, f"weights-{name}", "too big to build", "nothing was allocated", "limit")
 
 
 def test_static_refusal_names_layer_field_and_limit(cold) -> None:
@@ -122,9 +126,7 @@ def test_static_refusal_names_layer_field_and_limit(cold) -> None:
 
 
 def test_deep_json_spec_refused(cold) -> None:
-    found = cold.results["deep-json"]
-    _without_tf(found)
-    _refused(found, "64")
+    _refused_fast(cold, "deep-json", "64")
 
 
 # ------------------------------------------------------------------------------ runs ---
@@ -169,15 +171,11 @@ def test_one_endless_metrics_line_is_skipped(warm) -> None:
 @pytest.mark.parametrize("columns,words", [(1_000_000, "1,000,000 columns"),
                                            (5_000, "5,000 columns")])
 def test_wide_csv_refused_from_its_first_line(columns, words, cold) -> None:
-    found = cold.results[f"csv-{columns}"]
-    _without_tf(found)
-    _refused(found, words, f"wide{columns}.csv", "2,000")
+    _refused_fast(cold, f"csv-{columns}", words, f"wide{columns}.csv", "2,000")
 
 
 def test_csv_with_too_many_cells_refused_before_parsing(cold) -> None:
-    found = cold.results["csv-cells"]
-    _without_tf(found)
-    _refused(found, "long2000000.csv", "2,000,001 rows", "20,000,000")
+    _refused_fast(cold, "csv-cells", "long2000000.csv", "2,000,001 rows", "20,000,000")
 
 
 def test_moderately_wide_csv_still_loads(cold) -> None:
@@ -189,21 +187,15 @@ def test_moderately_wide_csv_still_loads(cold) -> None:
 
 @pytest.mark.parametrize("name,how,word", UPLOAD_SPECIALS)
 def test_special_upload_files_refused(name, how, word, cold) -> None:
-    found = cold.results[f"upload-{name}"]
-    _without_tf(found)
-    _refused(found, word, name, "not a regular file")
+    _refused_fast(cold, f"upload-{name}", word, name, "not a regular file")
 
 
 def test_19000_image_zip_refused_from_its_directory(cold) -> None:
-    found = cold.results["zip-19000"]
-    _without_tf(found)
-    _refused(found, "many19000.zip", "19,000 images", "384 MB")
+    _refused_fast(cold, "zip-19000", "many19000.zip", "19,000 images", "384 MB")
 
 
 def test_zip_with_too_many_members_refused(cold) -> None:
-    found = cold.results["zip-20001"]
-    _without_tf(found)
-    _refused(found, "many20001.zip holds 20,001 files; the limit is 20,000")
+    _refused_fast(cold, "zip-20001", "many20001.zip holds 20,001 files; the limit is 20,000")
 
 
 def test_19000_small_images_load_bounded(warm) -> None:
