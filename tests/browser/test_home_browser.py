@@ -36,3 +36,30 @@ def test_deep_link_runs_through_the_router(server: str, page) -> None:
     sidebar.get_by_text(catalog("zh")["nav.timing"]).first.wait_for()
     sidebar.get_by_text(catalog("zh")["app.language"]).first.wait_for()
     assert "app_pages" not in sidebar.inner_text()
+
+
+def test_choices_read_the_new_language_after_a_switch(server: str, page) -> None:
+    """中文 -> English on the builder: the "Start from" box and the Editor and Kind radios
+    show their (unchanged) choice in English. Before the fix the box kept its Chinese
+    label and the radios showed nothing selected."""
+    zh, en = catalog("zh"), catalog("en")
+    page.goto(f"{server}/builder?lang=zh")
+    wait_idle(page)
+    main = page.locator("[data-testid='stMain']")
+    main.locator("[data-testid='stSelectbox']").filter(has_text=zh["builder.start"]) \
+        .first.wait_for()
+    language = page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first
+    start = main.locator("[data-testid='stSelectbox']").filter(has_text=en["builder.start"])
+    choose_option(page, language, "English", expect=start.first)
+    wait_idle(page)
+    mlp_zh = zh["preset.mlp"].format(scenario="M3")
+    mlp_en = en["preset.mlp"].format(scenario="M3")
+    shown = start.first.get_by_role("combobox")
+    assert shown.input_value() == mlp_en, f"the box reads {shown.input_value()!r}"
+    assert shown.input_value() != mlp_zh
+    for label, choice in ((en["canvas.mode"], en["canvas.mode.forms"]),
+                          (en["builder.kind"], en["builder.kind.sequential"])):
+        radio = main.locator("[data-testid='stRadio']").filter(has_text=label).first
+        selected = radio.locator("[data-testid='stRadioOption'][data-selected='true']")
+        assert selected.count() == 1, f"the {label!r} radio shows no choice"
+        assert selected.inner_text().strip() == choice

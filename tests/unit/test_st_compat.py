@@ -77,3 +77,12 @@ def test_the_cleanup_hook_is_ours_once_the_app_is_imported():
     import ui.common  # noqa: F401 - installs the hook (script_hooks)
 
     assert st_compat.cleanup_hook().__module__ == "ui.common.script_hooks"
+
+
+def test_the_session_state_has_the_methods_and_metadata_fields_read_from_it():
+    from streamlit.runtime.state.common import WidgetMetadata
+    from streamlit.runtime.state.session_state import SessionState
+
+    assert all(callable(getattr(SessionState, m, None)) for m in st_compat.SESSION_METHODS)
+    fields = {f.name for f in dataclasses.fields(WidgetMetadata)}
+    assert set(st_compat.METADATA_FIELDS) <= fields

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from ui.common.st_compat import get_script_run_ctx
+from ui.common.st_compat import choice_widget_keys, get_script_run_ctx
 
 import tfcore.messages as messages
 
@@ -125,6 +125,19 @@ def init_language() -> str:
     return current_lang()
 
 
+def relabel_choices() -> list[str]:
+    """Set every choice widget's value again, unchanged, so that its next draw sends it to
+    the browser under the new language's label. Without this a keyed selectbox kept showing
+    the old language's label (the builder's "Start from" read 手写数字多层感知机（M3） in
+    English) and a radio showed no choice. Call from a widget callback only (before any
+    widget is drawn). Returns the keys set."""
+    keys = [k for k in choice_widget_keys(list(st.session_state.keys()))
+            if not k.startswith(WIDGET_KEY)]
+    for key in keys:
+        st.session_state[key] = st.session_state[key]
+    return keys
+
+
 def language_selector() -> None:
     """The sidebar language switch; mirrors the choice into the URL (``?lang=``).
 
@@ -133,14 +146,18 @@ def language_selector() -> None:
     set through session state before it was drawn could report its first option (English)
     back with a later rerun (seen after a file upload on a Chinese page, in a full parallel
     test run), and its change callback then switched the page to English. A language
-    chosen elsewhere (a link, a lesson step) draws a new box."""
+    chosen elsewhere (a link, a lesson step) draws a new box.
+
+    On a switch every choice widget of the page is given its value again (see
+    :func:`relabel_choices`), so the browser shows it in the new language."""
     lang = current_lang()
     key = f"{WIDGET_KEY}.{lang}"
 
     def _changed() -> None:
         chosen = st.session_state.get(key)
-        if chosen in LANGUAGES:
+        if chosen in LANGUAGES and chosen != lang:
             _set_lang(chosen)
+            relabel_choices()
 
     names = list(LANGUAGES)
     st.sidebar.selectbox(

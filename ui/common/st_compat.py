@@ -24,11 +24,16 @@ PRIVATE = (
     ("streamlit.runtime.scriptrunner.script_runner", "_clean_problem_modules"),
     ("streamlit.dataframe_util", "convert_anything_to_arrow_bytes"),
     ("streamlit.elements.vega_charts", "_convert_altair_to_vega_lite_spec"),
+    ("streamlit.runtime.state", "get_session_state"),
 )
+# SessionState (behind get_session_state()._state): the methods read, and the widget
+# metadata fields they return
+SESSION_METHODS = ("get_widget_id_from_key", "get_widget_metadata")
+METADATA_FIELDS = ("formatted_options", "value_type")
 CONTEXT_FIELDS = ("cursors",)          # ScriptRunContext: replaced at the start of each run
 
-__all__ = ["altair_to_vega_lite", "arrow_bytes", "cleanup_hook", "get_script_run_ctx",
-           "set_cleanup_hook", "PRIVATE", "WRITTEN_FOR"]
+__all__ = ["altair_to_vega_lite", "arrow_bytes", "choice_widget_keys", "cleanup_hook",
+           "get_script_run_ctx", "set_cleanup_hook", "PRIVATE", "WRITTEN_FOR"]
 
 
 def _runner() -> Any | None:
@@ -76,3 +81,32 @@ def altair_to_vega_lite(chart: Any) -> dict:
     except ImportError:                    # pragma: no cover - Streamlit is pinned
         return chart.to_dict()
     return _convert_altair_to_vega_lite_spec(chart)
+
+
+def choice_widget_keys(keys: Any) -> list[str]:
+    """Those of ``keys`` (user keys in session state) that belong to a choice widget with a
+    fixed list of options: selectbox, radio, multiselect, pills, segmented control.
+
+    Such a widget travels to the browser as the *formatted label* of its value, and a keyed
+    one keeps its identity when its labels change. So after a language switch the browser
+    still holds the old language's label (a Chinese name in an English list: the box shows
+    it, a radio shows nothing selected) until the value is sent again. Buttons and other
+    trigger widgets are left out (their value cannot be set)."""
+    try:
+        from streamlit.runtime.state import get_session_state
+
+        state = get_session_state()._state
+    except (ImportError, AttributeError):   # pragma: no cover - Streamlit is pinned
+        return []
+    found = []
+    for key in keys:
+        if not isinstance(key, str):
+            continue
+        widget_id = state.get_widget_id_from_key(key)
+        meta = state.get_widget_metadata(widget_id) if widget_id else None
+        if meta is None or getattr(meta, "formatted_options", None) is None:
+            continue
+        if "trigger" in str(getattr(meta, "value_type", "")):
+            continue
+        found.append(key)
+    return found
