@@ -112,6 +112,28 @@ def test_another_run_opens_at_its_own_latest_checkpoint(runs: dict) -> None:
     assert np.abs(_kernel_from(_frames(at, "filter")[0]) - saved).max() == 0
 
 
+@pytest.mark.parametrize("key", ["runs.restore.ckpt", "runs.vars.ckpt"])
+def test_every_checkpoint_picker_opens_another_run_at_its_latest(runs: dict, key: str) -> None:
+    """The Restore and Variables pickers, like the filters' slider: ckpt-4 (the latest of
+    the run shown first) exists in the next run too, and was kept there, labelled
+    "latest" in the browser; the next run opens at its own latest, ckpt-8."""
+    text = catalog("en")
+    at = _open_run("en", runs["cnn_4"])
+    assert at.selectbox(key=key).value == 4
+    at.selectbox(key="runs.detail.run").set_value(runs["cnn"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    box = at.selectbox(key=key)
+    assert box.value == 8
+    assert box.proto.raw_value == text["runs.ckpt.option_latest"].format(name="ckpt-8",
+                                                                        number=8)
+    box.set_value(4).run()                     # a choice on the same run is kept
+    assert at.selectbox(key=key).value == 4
+    at.selectbox(key="runs.detail.run").set_value(runs["cnn_4"]).run()
+    box = at.selectbox(key=key)
+    assert box.value == 4 and box.proto.raw_value == \
+        text["runs.ckpt.option_latest"].format(name="ckpt-4", number=4)
+
+
 def test_another_test_image_changes_the_maps_not_the_filters(runs: dict) -> None:
     at = _open_run("en", runs["cnn"])
     filters = _frames(at, "filter")[0]

@@ -66,6 +66,27 @@ def kept(widget: Callable[..., Any], *args: Any, key: str, allowed: Any = None,
     return remember(key, widget(*args, key=key, **kwargs))
 
 
+def owned(key: str, options: Any, default: Any, owner: str, labels: str = "") -> None:
+    """Before drawing the choice widget ``key`` whose options belong to one object (a run's
+    checkpoints): when the object changes (``owner``, e.g. the run's folder) or the value
+    left is not among ``options``, the widget starts again at ``default``; when only what
+    its labels say changed (``labels``, e.g. which checkpoint is the latest), its value is
+    sent again so that the browser shows the new label (a keyed choice widget keeps its
+    identity, and the browser its old label, otherwise).
+
+    Without this, a checkpoint picked on one run was kept on the next run whenever that
+    run had a checkpoint with the same number: ckpt-4 stayed chosen on a run whose latest
+    is ckpt-8, labelled "latest" from the run before."""
+    mark = f"{key}.of"
+    held = st.session_state.get(mark)
+    moved = isinstance(held, tuple) and held[0] != owner     # a value set before the
+    if moved or st.session_state.get(key) not in options:    # first draw (a link) is kept
+        st.session_state[key] = default
+    elif isinstance(held, tuple) and held[1] != labels:
+        st.session_state[key] = st.session_state[key]
+    st.session_state[mark] = (owner, labels)
+
+
 def _as_default(widget: Callable[..., Any], args: tuple, kwargs: dict, value: Any) -> None:
     kind = getattr(widget, "__name__", "")
     if kind in ("selectbox", "radio"):

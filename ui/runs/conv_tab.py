@@ -11,7 +11,7 @@ import streamlit as st
 
 from tfcore.rundir import RunPaths, file_stamp
 from tfcore.runs import CheckpointList, ConvLayers, ConvView, conv_view, run_conv_layers
-from ui.common import cached_chart, current_lang, frame_digest, t
+from ui.common import cached_chart, current_lang, frame_digest, owned, t
 from ui.runs.detail import checkpoint_label
 from ui.weights import (
     diverging_scale,
@@ -54,10 +54,8 @@ def filters_tab(listing: CheckpointList, run_dir: Path) -> None:
         return
     # Another run opens at its own latest checkpoint: a number kept from the run shown
     # before (ckpt-4 of a one-checkpoint run) is not carried over to this one.
-    if st.session_state.get(f"{KEY}.run") != str(run_dir) or \
-            st.session_state.get(f"{KEY}.ckpt") not in numbers:
-        st.session_state[f"{KEY}.ckpt"] = numbers[-1]
-        st.session_state[f"{KEY}.run"] = str(run_dir)
+    latest = listing.latest.number if listing.latest else None
+    owned(f"{KEY}.ckpt", numbers, numbers[-1], owner=str(run_dir), labels=str(latest))
     cols = st.columns([5, 2, 2])
     number = cols[0].select_slider(t("runs.ckpt.pick"), numbers, key=f"{KEY}.ckpt",
                                    format_func=checkpoint_label(listing))

@@ -28,6 +28,7 @@ from ui.common import (
     frame_digest,
     guarded,
     metric_label,
+    owned,
     pick,
     plain,
     t,
@@ -58,13 +59,16 @@ def checkpoint_label(listing: CheckpointList):
 
 
 def pick_checkpoint(listing: CheckpointList, key: str, default_last: bool = True) -> int | None:
-    """A selectbox over the checkpoints that have a number."""
+    """A selectbox over the checkpoints that have a number; another folder (another run)
+    opens at its own latest (or first) checkpoint, not at the number picked before."""
     numbers = [e.number for e in listing.entries if e.number is not None]
     if not numbers:
         st.info(t("runs.ckpt.none"))
         return None
-    index = len(numbers) - 1 if default_last else 0
-    return st.selectbox(t("runs.ckpt.pick"), numbers, index=index, key=key,
+    latest = listing.latest.number if listing.latest else None
+    owned(key, numbers, numbers[-1] if default_last else numbers[0],
+          owner=str(listing.directory), labels=str(latest))
+    return st.selectbox(t("runs.ckpt.pick"), numbers, key=key,
                         format_func=checkpoint_label(listing))
 
 
