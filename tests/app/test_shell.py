@@ -41,5 +41,12 @@ def test_language_from_query_parameter_survives_page_switch() -> None:
 
 
 def test_unknown_language_falls_back_to_english() -> None:
+    """?lang=xx opens the page in English and the sidebar says why, once, beside the
+    language box (it was silently ignored)."""
     at = open_page("app_pages/home.py", "xx")
     assert at.title[0].value == catalog("en")["home.title"]
+    warned = [w.value for w in at.sidebar.warning]
+    assert warned == [catalog("en")["app.lang_ignored"].format(value="xx", choices="en, zh")]
+    at.run()
+    assert not at.sidebar.warning, "the warning is shown once"
+    assert at.query_params["lang"] == "en"

@@ -26,6 +26,7 @@ LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANG = "en"
 STATE_KEY = "lang"  # the session's language; not a widget key, so it survives page switches
 WIDGET_KEY = "lang_widget"
+IGNORED_KEY = "lang.ignored"  # a link's ?lang= that names no language, warned about once
 
 
 @lru_cache(maxsize=None)
@@ -121,6 +122,8 @@ def init_language() -> str:
     """Set the session language from ``?lang=`` on first run; keep it afterwards."""
     if STATE_KEY not in st.session_state:
         wanted = st.query_params.get("lang", DEFAULT_LANG)
+        if wanted not in LANGUAGES:             # named by the language box (sidebar)
+            st.session_state[IGNORED_KEY] = wanted[:80]
         _set_lang(wanted if wanted in LANGUAGES else DEFAULT_LANG)
     return current_lang()
 
@@ -168,5 +171,9 @@ def language_selector() -> None:
         key=key,
         on_change=_changed,
     )
+    ignored = st.session_state.pop(IGNORED_KEY, None)
+    if ignored is not None:
+        st.sidebar.warning(t("app.lang_ignored", value=ignored, choices=", ".join(LANGUAGES)),
+                           icon=":material/link_off:")
     if st.query_params.get("lang") != current_lang():
         st.query_params["lang"] = current_lang()
