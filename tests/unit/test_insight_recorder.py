@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.unit.fixtures_runs import tiny_cnn_spec
 from tests.unit.test_insight_runs import MOONS, plane_spec, request, train_here
 from tfcore.messages import render
 from tfcore.rundir import RunPaths, RunWriter, forget_insight, read_insight
@@ -189,3 +190,68 @@ def test_a_resumed_run_continues_its_record(tmp_path) -> None:
     assert [r["step"] for r in insight.records] == [0, 5, 10, 15, 20]
     assert insight.grid_steps == (0, 5, 10, 15, 20) and not insight.problems
     assert not (run_dir / "insight" / "grid-000000013.npz").exists()
+
+
+@pytest.mark.parametrize("kind", ["mlp", "cnn"])
+def test_the_probe_measures_in_one_compiled_graph_as_eagerly(kind: str) -> None:
+    """The snapshot's forward and backward pass runs as one traced graph (eagerly, its
+    op-by-op dispatch made a CNN's snapshot cost several training steps): the graph gives
+    the eager pass's gradient norms and dead shares, and reads the variables, not values
+    frozen at tracing (after the weights change, it still agrees)."""
+    from tfcore.data import DatasetRequest, load_dataset
+    from tfcore.training.insight_probe import Probe, probe_batch
+    from tfcore.training.lifecycle import build_model
+
+    if kind == "cnn":
+        bundle = load_dataset(DatasetRequest.from_dict({"name": "digits8"}))
+        model = build_model(tiny_cnn_spec(), bundle.x_train)
+    else:
+        model, bundle = _model(plane_spec())
+    x, y = probe_batch(bundle.x_train, bundle.y_train)
+    probe = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
+    assert probe.compiled is False, "a small model is measured eagerly (no tracing)"
+    probe.compiled = probe.compiled_hist = None            # as a large model's
+    for _ in range(2):
+        graph, hist = probe.gradients(), probe.weights()
+        assert probe.compiled not in (None, False), "the pass was not compiled"
+        assert probe.compiled_hist not in (None, False), "the histograms were not compiled"
+        eager = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
+        norms, dead = eager.gradients()
+        assert graph[1] == pytest.approx(dead) and graph[0].keys() == norms.keys()
+        for name, value in norms.items():
+            assert graph[0][name] == pytest.approx(value, rel=1e-5), name
+        numpy_hist = eager.weights()
+        sizes = {v.path: int(np.prod(v.shape)) for v in probe.variables}
+        assert hist.keys() == numpy_hist.keys() == sizes.keys()
+        for path, mine in hist.items():
+            theirs = numpy_hist[path]
+            assert (mine["lo"], mine["hi"]) == (theirs["lo"], theirs["hi"]), path
+            assert sum(mine["counts"]) == sum(theirs["counts"]) == sizes[path], path
+            # float32 rounding may put a value on a bin edge into the neighbouring bin
+            assert np.abs(np.subtract(mine["counts"], theirs["counts"])).sum() <= 2, path
+        model.set_weights([w * 1.5 + 0.01 for w in model.get_weights()])
+
+
+def test_a_large_model_is_measured_by_compiled_graphs_and_nonfinite_values_counted() -> None:
+    """From ``COMPILE_FROM`` parameters the probe compiles; the graph's histograms count a
+    NaN and an infinity apart, as numpy's do."""
+    import keras
+
+    from tfcore.training.insight_probe import COMPILE_FROM, Probe
+
+    units = COMPILE_FROM // 100 + 1
+    model = keras.Sequential([keras.Input((100,)), keras.layers.Dense(units),
+                              keras.layers.Dense(3)])
+    x = np.random.default_rng(0).normal(size=(32, 100)).astype("float32")
+    y = np.arange(32) % 3
+    probe = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
+    assert probe.compiled is None and probe.compiled_hist is None
+    kernel = model.layers[0].kernel
+    values = kernel.numpy()
+    values[0, 0], values[0, 1] = np.nan, np.inf
+    kernel.assign(values)
+    hist = probe.weights()[kernel.path]
+    assert probe.compiled_hist not in (None, False)
+    assert hist["nonfinite"] == 2 and sum(hist["counts"]) == values.size - 2
+    finite = values[np.isfinite(values)]
+    assert (hist["lo"], hist["hi"]) == (float(finite.min()), float(finite.max()))
