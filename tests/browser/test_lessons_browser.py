@@ -125,3 +125,40 @@ def test_the_bar_the_list_and_the_notes_fit_a_projector(server: str, page, lang:
                 assert size >= 22                     # read from the back of a room
             page.screenshot(path=str(shots / f"lesson-{name}-{width}x{height}-{lang}.png"))
     assert re.search(r"lesson-train-1920x1080", " ".join(p.name for p in shots.iterdir()))
+
+
+def test_a_step_on_the_same_page_shows_and_keeps_its_own_model(server: str, page) -> None:
+    """Steps 3 and 4 of the builders' guide are both the Weights lab, with two presets. Step
+    4's preset box named step 3's preset (B4) over step 4's numbers (B1, 7,946 parameters),
+    and the next click anywhere sent B4 back and switched the model to it (85
+    parameters): the link popped the box's key instead of setting its value."""
+    from tests.browser.waits import set_toggle
+    from tfcore.messages import render
+    from tfcore.model import preset_title
+
+    words = catalog("en")
+    guide = read_lesson(SHIPPED_DIR / "builders_guide.json").lesson
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server}/lessons?lang=en")
+    wait_idle(page)
+
+    def bar(number: int):
+        return page.locator(f"{BAR} .lesson-step").get_by_text(
+            guide.steps[number - 1].title["en"], exact=True)
+
+    click_and_wait(page, page.locator(".st-key-lessons-start-builders_guide button"), bar(1))
+    for number in (2, 3, 4):
+        click_and_wait(page, page.locator(f"{BAR} .st-key-lessons-bar-next button"),
+                       bar(number))
+    assert guide.steps[3].link().get("preset") == "b1_mlp"
+    b1 = preset_title("b1_mlp")
+    main = page.locator("[data-testid='stMain']")
+    box = main.locator("[data-testid='stSelectbox']").filter(
+        has_text=words["picker.preset"]).first.get_by_role("combobox")
+    params = main.locator("[data-testid='stMetric']").filter(
+        has_text=words["weights.overview.params"]).first
+    for _ in range(2):
+        expect(params).to_contain_text("7,946", timeout=TIMEOUT_MS)
+        expect(box).to_have_value(render(b1.key, b1.params, "en"))
+        set_toggle(page, words["app.sidebar.presenter"], True)   # a click elsewhere
+        set_toggle(page, words["app.sidebar.presenter"], False)

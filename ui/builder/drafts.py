@@ -19,7 +19,7 @@ from tfcore.model import (
     write_draft,
 )
 from ui.builder.editor import DRAFT, replace_draft
-from ui.common import CURRENT_SPEC_KEY, error_text, linked, plain, remember, t, workspace
+from ui.common import CURRENT_SPEC_KEY, choose, error_text, linked, plain, t, workspace
 
 PARAM = "draft"                      # the URL's query parameter
 ID, BASE, WRITTEN = "builder.draft_id", "builder.base", "builder.written"
@@ -87,8 +87,7 @@ def open_linked_preset() -> None:
     does: chosen in the start box, asking first when there are unsaved edits."""
     name = linked("builder", "preset", preset_names())
     if name is not None:
-        remember(START, name)
-        st.session_state.pop(START, None)      # the box redraws from the remembered name
+        choose(START, name)                    # the box shows it (and sends it back)
         ask_load(get_preset(name))
 
 

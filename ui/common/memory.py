@@ -39,6 +39,20 @@ def remember(name: str, value: Any) -> Any:
     return value
 
 
+def choose(key: str, value: Any) -> Any:
+    """Make ``value`` the choice of the widget ``key`` (and remember it across pages), before
+    the widget is drawn in this run: a link, a lesson step, an upload choosing for the
+    person. Set through session state, so the browser is sent the new value.
+
+    Popping the key instead (drawing the widget from a new default) left the browser showing
+    the old choice, because a keyed widget keeps its identity: the Weights lab showed the
+    lesson's previous preset by name over the new model's numbers, and the next click
+    anywhere sent the old choice back and switched the model to it."""
+    remember(key, value)
+    st.session_state[key] = value
+    return value
+
+
 def forget(*names: str) -> None:
     """Drop remembered values (and the widgets' own state under the same keys), so the
     next run draws those widgets from fresh defaults."""

@@ -12,7 +12,7 @@ import streamlit as st
 from tfcore.model import ModelSpec, get_preset, list_specs, load_spec, preset_names, preset_title
 from ui.common.i18n import pick, t
 from ui.common.links import linked
-from ui.common.memory import kept, recall, remember
+from ui.common.memory import choose, kept, recall
 from ui.common.resources import workspace
 from ui.common.text import plain
 from ui.common.widgets import choose_placeholder
@@ -26,9 +26,8 @@ def open_linked_model(page: str, key: str) -> str | None:
     picker ``key``; returns the name when it did."""
     name = linked(page, "preset", preset_names())
     if name is not None:
-        for field, value in (("source", "preset"), ("preset", name)):
-            remember(f"{key}.{field}", value)
-            st.session_state.pop(f"{key}.{field}", None)   # redrawn from the remembered value
+        choose(f"{key}.source", "preset")
+        choose(f"{key}.preset", name)
     return name
 
 

@@ -23,7 +23,7 @@ from tfcore.data import (
     save_upload,
 )
 from tfcore.errors import TFLabError
-from ui.common import kept, pick, plain, remember, show_error, t, workspace
+from ui.common import choose, kept, pick, plain, show_error, t, workspace
 
 SOURCES = ("builtin", "tfds", "upload")
 UPLOAD_KINDS = {"csv": ["csv", "txt"], "npz": ["npz"], "images": ["zip"]}
@@ -126,8 +126,7 @@ def _upload(key: str, model_shape: tuple | None = None) -> tuple[str | None, dic
             st.session_state[f"{saved_key}.id"] = uploaded.file_id
             st.session_state[f"{key}.stored.{kind}"] = stored
             # the file just uploaded becomes the chosen one (also over an earlier choice)
-            remember(f"{key}.upload_file.{kind}", stored)
-            st.session_state.pop(f"{key}.upload_file.{kind}", None)
+            choose(f"{key}.upload_file.{kind}", stored)
             st.success(t("data.upload.saved", name=plain(stored)))
     files = list_uploads(kind, workspace())
     if not files:

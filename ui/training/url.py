@@ -28,7 +28,7 @@ from tfcore.training import (
     SCHEDULES,
     SETTINGS,
 )
-from ui.common import devices_report, recall, remember, workspace
+from ui.common import choose, devices_report, recall, workspace
 from ui.data import IMAGE_SIZES, RANGES, SOURCES, UPLOAD_KINDS
 from ui.training.custom_choices import custom_losses, custom_metrics
 from ui.training.settings import insight_every_range
@@ -220,8 +220,7 @@ def apply_query() -> list[str]:
         named.update(_keys(param, value))
         written[name] = text
     for key, value in {**implied, **named}.items():
-        remember(key, value)
-        st.session_state.pop(key, None)            # the widget redraws from the new value
+        choose(key, value)                         # the browser is sent the new value too
     st.session_state[WRITTEN_KEY] = written
     return ignored
 
