@@ -11,7 +11,7 @@ from ui.common.chart_cache import cached_chart, frame_digest
 from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
-from ui.common.memory import choose, forget, kept, owned, recall, remember, remembered
+from ui.common.memory import choose, kept, owned, recall, remember, remembered
 from ui.common.links import linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
@@ -49,7 +49,6 @@ __all__ = [
     "devices_now",
     "devices_report",
     "disable_keras_reset",
-    "forget",
     "frame_digest",
     "guarded",
     "init_language",

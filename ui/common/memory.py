@@ -53,15 +53,6 @@ def choose(key: str, value: Any) -> Any:
     return value
 
 
-def forget(*names: str) -> None:
-    """Drop remembered values (and the widgets' own state under the same keys), so the
-    next run draws those widgets from fresh defaults."""
-    store = _store()
-    for name in names:
-        store.pop(name, None)
-        st.session_state.pop(name, None)
-
-
 def remembered(prefix: str = "") -> dict:
     """A copy of every remembered value whose name starts with ``prefix``."""
     return {k: v for k, v in _store().items() if k.startswith(prefix)}
