@@ -29,9 +29,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import fixtures_hostile as fx  # noqa: E402
+import fixtures_hostile_files as ff  # noqa: E402
 
-SPEC_NAMES, WEIGHTS_NAMES, RUN_CASES = fx.SPEC_NAMES, fx.WEIGHTS_NAMES, fx.RUN_CASES
-UPLOAD_SPECIALS, METRICS_CASES = fx.UPLOAD_SPECIALS, fx.METRICS_CASES
+SPEC_NAMES, WEIGHTS_NAMES, RUN_CASES = fx.SPEC_NAMES, fx.WEIGHTS_NAMES, ff.RUN_CASES
+UPLOAD_SPECIALS, METRICS_CASES = ff.UPLOAD_SPECIALS, ff.METRICS_CASES
 REFUSE_S = 10.0      # a refusal without TensorFlow: far below this even on a busy machine
 RUN_WORDS: dict[str, tuple[str, ...]] = {}       # case id -> accepted words (filled below)
 
