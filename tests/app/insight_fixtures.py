@@ -9,8 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tfcore.rundir import RunWriter
-from tfcore.rundir.insight import InsightWriter
+from tfcore.rundir import InsightWriter, RunWriter
 
 SIZE, SMALL = 24, 16
 LAYERS = (("dense", 4, "relu", 2), ("dense_1", 3, "tanh", 4), ("dense_2", 2, "softmax", 3))

@@ -18,7 +18,7 @@ from tests.app.apptest_helpers import APP, assert_clean
 from tests.app.insight_fixtures import (LAYERS, SIZE, SMALL, TOO_MANY, add_snapshot,
                                         boundary, make_insight_run)
 from tfcore.rundir import RunWriter
-from tfcore.rundir.insight import grid_name, insight_dir
+from tfcore.rundir.insight_format import grid_name, insight_dir
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tfcore.rundir.insight import InsightGrid, parse_meta
+from tfcore.rundir import InsightGrid
+from tfcore.rundir.insight_format import parse_meta
 from ui.insight import charts
 
 TITLES = {"x1": "x1", "x2": "x2", "class": "class", "label": "label", "value": "value",

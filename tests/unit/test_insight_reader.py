@@ -1,5 +1,5 @@
-"""The ``insight/`` readers (``tfcore.rundir.insight``) on real files: a torn last line waits
-for its end, a damaged line is skipped and located by its line number, a FIFO is refused
+"""The ``insight/`` readers (``tfcore.rundir.insight_reader``) on real files: a torn last line
+waits for its end, a damaged line is skipped and located by its line number, a FIFO is refused
 unopened, a newer format and a grid of the wrong shape are located problems, only appended
 bytes are parsed again, and a resumed run forgets the snapshots after its checkpoint."""
 
@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from tfcore.rundir import InsightWriter, forget_insight, read_grid, read_insight
-from tfcore.rundir import insight as contract
+from tfcore.rundir import insight_format as contract
+from tfcore.rundir.insight_reader import counters
 
 PLANE = {"lo": [-1.0, -1.0], "hi": [1.0, 1.0], "size": 4, "neuron_size": 3,
          "points": [[0.0, 0.5], [0.5, 0.0]], "labels": [0, 1], "output": "classes",
@@ -134,16 +135,16 @@ def test_only_appended_bytes_are_read_again(run) -> None:
     run_dir, writer = run
     for step in (0, 5):
         writer.append(record(step))
-    before = contract.counters["stats_bytes"]
+    before = counters["stats_bytes"]
     assert len(read_insight(run_dir).records) == 2
     size = stats_file(run_dir).stat().st_size
-    assert contract.counters["stats_bytes"] - before == size
+    assert counters["stats_bytes"] - before == size
     assert len(read_insight(run_dir).records) == 2         # nothing new: nothing read
-    assert contract.counters["stats_bytes"] - before == size
+    assert counters["stats_bytes"] - before == size
     writer.append(record(10))
     grown = stats_file(run_dir).stat().st_size
     assert [r["step"] for r in read_insight(run_dir).records] == [0, 5, 10]
-    assert contract.counters["stats_bytes"] - before == grown     # only the new line
+    assert counters["stats_bytes"] - before == grown     # only the new line
 
 
 def test_rewind_forgets_the_snapshots_after_the_resumed_step(run) -> None:

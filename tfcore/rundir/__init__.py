@@ -8,16 +8,15 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from tfcore.rundir.cache import DIGESTS, cached_file, file_stamp
-from tfcore.rundir.insight import (
-    INSIGHT_DIR,
+from tfcore.rundir.insight_format import INSIGHT_DIR, InsightMeta
+from tfcore.rundir.insight_reader import (
     Insight,
     InsightGrid,
-    InsightMeta,
-    InsightWriter,
     forget_insight,
     read_grid,
     read_insight,
 )
+from tfcore.rundir.insight_writer import InsightWriter
 from tfcore.rundir.metrics import MetricsChunk, MetricsWriter, read_metrics
 from tfcore.rundir.metrics_cache import cached_metrics, forget_metrics
 from tfcore.rundir.naming import run_name_base, run_names, unique_run_name

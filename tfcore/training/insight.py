@@ -1,6 +1,6 @@
 """The insight recorder: a listener that records what a model looks like inside while it
-trains, into the run directory's ``insight/`` (format: :mod:`tfcore.rundir.insight`) and as
-TensorBoard histograms.
+trains, into the run directory's ``insight/`` (format:
+:mod:`tfcore.rundir.insight_format`) and as TensorBoard histograms.
 
 When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts from (step 0
 of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode

@@ -1,6 +1,6 @@
 """What an insight snapshot measures of a model (the run directory's ``insight/``, see
-:mod:`tfcore.rundir.insight`): its layers, the input plane of a 2-D data set, which layers'
-units are drawn on that plane (or why none are), and per snapshot the weight histograms,
+:mod:`tfcore.rundir.insight_format`): its layers, the input plane of a 2-D data set, which
+layers' units are drawn on that plane (or why none are), and per snapshot the weight histograms,
 each layer's gradient norm on a fixed probe batch, the dead-ReLU shares and the plane grids.
 
 Nothing here writes files or decides when to measure; the recorder

@@ -2,7 +2,7 @@
 chosen step, and its weights and gradients over the steps.
 
 Drawn by the Train page's live panel (a fragment that redraws every second: each redraw
-reads only what is new, :func:`tfcore.rundir.insight.read_insight`, and the plane file of
+reads only what is new, :func:`tfcore.rundir.insight_reader.read_insight`, and the plane file of
 the step shown) and by the Runs page's run detail (a finished run: replay). While a run is
 live the step follows the newest snapshot until the person moves the slider; then a
 "Follow live" button brings the newest back.
