@@ -10,7 +10,6 @@ Decoded reads are kept keyed by the file's stat (at most ``MAX_CACHED`` grid fil
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import threading
@@ -36,7 +35,7 @@ from tfcore.rundir.insight_format import (
     insight_dir,
     parse_meta,
 )
-from tfcore.rundir.schema import RunProblem, json_problem, load_json_file
+from tfcore.rundir.schema import RunProblem, load_json_file, parse_json_line
 
 MAX_LOCATED = 5
 MAX_CACHED = 64           # grid files kept decoded
@@ -124,14 +123,9 @@ def _parse_line(raw: bytes, line: int) -> tuple[dict | None, RunProblem | None]:
     file = _rel(STATS_FILE)
     if len(raw) > MAX_LINE:
         return None, RunProblem(file, "", "long", limit=str(MAX_LINE), line=line)
-    try:
-        value = json.loads(raw)
-    except UnicodeDecodeError:
-        return None, RunProblem(file, "", "binary", line=line)
-    except json.JSONDecodeError as exc:
-        return None, RunProblem(file, "", "json_col", limit=str(exc.colno), line=line)
-    except (ValueError, RecursionError) as exc:
-        return None, json_problem(file, exc, line)
+    value, problem = parse_json_line(raw, file, line)
+    if problem is not None:
+        return None, problem
     try:
         return check_stats(value), None
     except _Bad as bad:

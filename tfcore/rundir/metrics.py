@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from tfcore.errors import TFLabError
 from tfcore.jsonio import _json_default
-from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line, json_problem
+from tfcore.rundir.schema import METRICS_JSONL, RunProblem, check_metrics_line, parse_json_line
 
 from tfcore.workspace import file_kind, open_regular
 
@@ -82,15 +82,9 @@ class MetricsChunk:
 
 
 def _parse(raw: bytes, line: int) -> tuple[dict | None, RunProblem | None]:
-    try:
-        value = json.loads(raw)
-    except UnicodeDecodeError:
-        return None, RunProblem(METRICS_JSONL, "", "binary", line=line)
-    except json.JSONDecodeError as exc:
-        return None, RunProblem(METRICS_JSONL, "", "json_col", limit=str(exc.colno), line=line)
-    except (ValueError, RecursionError) as exc:     # a 5,000-digit number; deep nesting
-        return None, json_problem(METRICS_JSONL, exc, line)
-    problem = check_metrics_line(value, line)
+    value, problem = parse_json_line(raw, METRICS_JSONL, line)
+    if problem is None:
+        problem = check_metrics_line(value, line)
     return (None, problem) if problem else (value, None)
 
 

@@ -331,6 +331,20 @@ def json_problem(file: str, exc: BaseException, line: int | None = None) -> RunP
     return RunProblem(file, "", "json", limit=str(exc)[:80], line=line)
 
 
+def parse_json_line(raw: bytes, file: str, line: int) -> tuple[Any, RunProblem | None]:
+    """One line of a JSON-lines file a run wrote: its value, or the located reason it is
+    not JSON (binary bytes, a syntax error with its column, a 5,000-digit number, deep
+    nesting). The caller checks the value's fields."""
+    try:
+        return json.loads(raw), None
+    except UnicodeDecodeError:
+        return None, RunProblem(file, "", "binary", line=line)
+    except json.JSONDecodeError as exc:
+        return None, RunProblem(file, "", "json_col", limit=str(exc.colno), line=line)
+    except (ValueError, RecursionError) as exc:
+        return None, json_problem(file, exc, line)
+
+
 def check_object(value: Any, fields: tuple[Field, ...], file: str
                  ) -> tuple[dict | None, tuple[RunProblem, ...]]:
     """Check a parsed file against its fields; ``None`` when it is not an object."""
