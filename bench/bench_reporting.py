@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from bench_training import engine_loop, synthetic
+from training_runs import engine_loop, synthetic
 
 
 def compiled_steps(preset: str, x, y, batch: int, batch_values: bool):

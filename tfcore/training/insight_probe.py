@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from tfcore.training.insight_graph import gradient_pass, graph_gradients, graph_histograms
+
 GRID, NEURON_GRID = 40, 16          # the boundary's and each neuron's picture side
 MARGIN = 0.5                        # around the test points, as the end-of-run boundary
 MAX_POINTS = 500                    # test points drawn on the plane
@@ -191,22 +193,6 @@ def histogram(values: np.ndarray, bins: int = BINS) -> dict:
     return out
 
 
-def _from_graph(lo: np.ndarray, hi: np.ndarray, counts: np.ndarray,
-                nonfinite: np.ndarray) -> dict:
-    """:func:`histogram`'s dict from :meth:`Probe._hist_pass`'s arrays for one variable."""
-    counts = [int(c) for c in counts]
-    bad = int(nonfinite)
-    if bad and not sum(counts):
-        return {"lo": 0.0, "hi": 0.0, "counts": [0] * len(counts), "nonfinite": bad}
-    low, high = float(lo), float(hi)
-    if low == high:
-        low, high = low - 0.5, high + 0.5
-    out = {"lo": low, "hi": high, "counts": counts}
-    if bad:
-        out["nonfinite"] = bad
-    return out
-
-
 @dataclass
 class Probe:
     """The snapshot measurements of one model: ``model`` (the one to read; for a cluster
@@ -259,87 +245,20 @@ class Probe:
         by one compiled graph where TensorFlow can trace it: in numpy, a 3.2-million-weight
         kernel took 0.5 s per snapshot in the middle of a run (its copies and temporaries,
         beside TensorFlow's busy threads), 90 % of a CNN snapshot's cost."""
-        if self.compiled_hist is None:
-            import tensorflow as tf
-
-            self.compiled_hist = tf.function(self._hist_pass)
-        if self.compiled_hist is not False:
-            try:
-                parts = self.compiled_hist()
-                return {v.path: _from_graph(*(np.asarray(x) for x in part))
-                        for v, part in zip(self.variables, parts)}
-            except Exception:  # noqa: BLE001 - a variable the graph cannot read
-                self.compiled_hist = False
+        graph = graph_histograms(self, BINS)
+        if graph is not None:
+            return graph
         return {v.path: histogram(np.asarray(v.numpy())) for v in self.variables}
 
-    def _hist_pass(self) -> list:
-        """Per variable: its finite values' lowest and highest, the ``BINS`` counts over
-        that range (widened by 0.5 each side when they are equal), and how many values are
-        not finite."""
-        import tensorflow as tf
-
-        out = []
-        for variable in self.variables:
-            flat = tf.reshape(tf.cast(tf.convert_to_tensor(variable), tf.float32), [-1])
-            finite = tf.math.is_finite(flat)
-            size = tf.size(flat)
-            nonfinite = size - tf.reduce_sum(tf.cast(finite, tf.int32))
-            lo = tf.reduce_min(tf.where(finite, flat, np.inf))
-            hi = tf.reduce_max(tf.where(finite, flat, -np.inf))
-            some = nonfinite < size
-            same = tf.equal(lo, hi)
-            low = tf.where(some, tf.where(same, lo - 0.5, lo), 0.0)
-            high = tf.where(some, tf.where(same, hi + 0.5, hi), 1.0)
-            counts = tf.histogram_fixed_width(tf.where(finite, flat, low), [low, high],
-                                              nbins=BINS)
-            counts -= tf.one_hot(0, BINS, dtype=tf.int32) * nonfinite   # placed in bin 0
-            out.append((lo, hi, counts, nonfinite))
-        return out
-
-    def _pass(self, x: Any, y: Any) -> tuple[list, list]:
-        """One forward and backward pass over the probe batch, reduced where it ran: per
-        variable the sum of its gradient's squares (float64, unscaled; None where it has
-        no gradient), per ReLU layer which units (channels) output more than 0 for some
-        example. Only these small results leave TensorFlow: copied out and reduced in
-        numpy, a 3.2-million-weight gradient cost 0.25 s per snapshot."""
-        import tensorflow as tf
-
-        with tf.GradientTape() as tape:
-            if self.extractor is not None:
-                outputs = self.extractor(x, training=False)
-                pred, acts = outputs[0], list(outputs[1:])
-            else:
-                pred, acts = self.model(x, training=False), []
-            loss = tf.cast(self.loss(y, tf.cast(pred, tf.float32)), tf.float32)
-            extra = list(self.model.losses)
-            if extra:
-                loss += tf.add_n([tf.cast(v, tf.float32) for v in extra])
-            scaled = loss * self.scale
-        grads = tape.gradient(scaled, self.variables)
-        squares = [None if g is None else
-                   tf.reduce_sum(tf.square(tf.cast(tf.convert_to_tensor(g), tf.float64)
-                                           / self.scale))
-                   for g in grads]
-        alive = [tf.reduce_any(tf.reshape(act > 0, [-1, tf.shape(act)[-1]]), axis=0)
-                 for act in acts]
-        return squares, alive
-
     def _measured(self) -> tuple[list, list]:
-        """:meth:`_pass` as one compiled graph (traced by the first call, the recorder's
-        warm-up): run eagerly, its op-by-op dispatch made a CNN's snapshot cost several
-        training steps (5 % of the CNN bench's time). A model the graph cannot trace is
-        measured eagerly."""
+        """The snapshot's forward and backward pass (:func:`gradient_pass`): as one
+        compiled graph for a large model (:func:`graph_gradients`), else eagerly; a model
+        the graph cannot trace is measured eagerly."""
         import tensorflow as tf
 
         x, y = tf.convert_to_tensor(self.x), tf.convert_to_tensor(self.y)
-        if self.compiled is None:
-            self.compiled = tf.function(self._pass, reduce_retracing=True)
-        if self.compiled is not False:
-            try:
-                return self.compiled(x, y)
-            except Exception:  # noqa: BLE001 - a model the graph cannot trace
-                self.compiled = False
-        return self._pass(x, y)
+        graph = graph_gradients(self, x, y)
+        return graph if graph is not None else gradient_pass(self, x, y)
 
     def gradients(self) -> tuple[dict, dict]:
         """``grad_norm`` per layer (None when not finite) and ``dead`` per ReLU layer: the
