@@ -21,8 +21,12 @@ import streamlit as st
 from tfcore.rundir import Insight, InsightGrid, InsightMeta, read_grid, read_insight
 from ui.common import (cached_chart, catalog, current_lang, located_text, plain_params,
                        presenter_mode, t)
-from ui.insight import charts
-from ui.insight.charts import NORMAL, PRESENTER, InsightStyle
+from ui.insight.boundary_charts import boundary_chart, plane_room
+from ui.insight.chart_style import NORMAL, PRESENTER, InsightStyle
+from ui.insight.network_charts import MAX_COLUMNS, MAX_DRAWN, network_chart
+from ui.insight.stats_charts import (TINY, distribution_chart, distribution_frame, hist_names,
+                                     histogram_chart, histogram_frame, layer_frame,
+                                     layer_order, layers_chart)
 
 FOLLOW = "follow"            # session key suffix: True while the step follows the newest
 
@@ -173,8 +177,9 @@ HEADER = 96            # px above a chart scrolled to the top of the window: the
 def boundary_css(key: str, style: InsightStyle) -> str:
     """The boundary chart's box ``key``: as wide as its column, within the window's height
     (the whole chart in view when scrolled to it, at 1280x800 too), and as much taller than
-    wide as its axes and legend need (:func:`charts.plane_room`) for a square plot."""
-    beside, above = charts.plane_room(style)
+    wide as its axes and legend need (:func:`ui.insight.boundary_charts.plane_room`) for a
+    square plot."""
+    beside, above = plane_room(style)
     cap = f"max({style.plane + beside}px, calc(100vh - {HEADER + above - beside}px))"
     box = f".st-key-{key}"
     return (f"<style>{box} {{ container-type: inline-size; width: min(100%, {cap}); }}\n"
@@ -202,8 +207,8 @@ def _plane(run_dir: Path, insight: Insight, step: int, where: str,
             with st.container(key=key):         # the column's width, square: the CSS above
                 cached_chart(("insight.boundary", str(run_dir), step, _digest(grid.conf),
                               style == PRESENTER, lang),
-                             lambda: charts.boundary_chart(meta, grid, titles, style,
-                                                           class_labels(meta)),
+                             lambda: boundary_chart(meta, grid, titles, style,
+                                                    class_labels(meta)),
                              width="stretch", height="stretch")
         st.caption(t("insight.value_help" if meta.plane.output == "value"
                      else "insight.boundary_help"))
@@ -224,13 +229,11 @@ def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: Insight
     arrays += [grid.kernels[n] for n in meta.neurons if n in grid.kernels]
     cached_chart(("insight.network", str(run_dir), grid.step, _digest(*arrays),
                   style == PRESENTER, current_lang()),
-                 lambda: charts.network_chart(meta, grid, titles, style), width="content")
+                 lambda: network_chart(meta, grid, titles, style), width="content")
     st.caption(t("insight.neurons_help"))
     drawn = [n for n in meta.neurons if n in grid.neurons]
-    if len(drawn) > charts.MAX_COLUMNS - 1 or any(
-            len(grid.neurons[n]) > charts.MAX_DRAWN for n in drawn):
-        st.caption(t("insight.neurons_capped", units=charts.MAX_DRAWN,
-                     layers=charts.MAX_COLUMNS - 1))
+    if len(drawn) > MAX_COLUMNS - 1 or any(len(grid.neurons[n]) > MAX_DRAWN for n in drawn):
+        st.caption(t("insight.neurons_capped", units=MAX_DRAWN, layers=MAX_COLUMNS - 1))
 
 
 def _summary(meta: InsightMeta, record: Mapping | None) -> None:
@@ -255,21 +258,21 @@ def _stats(run_dir: Path, insight: Insight, step: int, where: str,
     version = (str(run_dir), len(records), records[-1]["step"], style == PRESENTER,
                current_lang())
     titles = _stat_titles()
-    names = charts.hist_names(records, meta)
+    names = hist_names(records, meta)
     record = _record_at(records, step) or records[-1]
     if names:
         name = st.selectbox(t("insight.var"), names, key=f"{where}.var")
         left, right = pair(style)
         with left:
             cached_chart(("insight.dist", version, name),
-                         lambda: charts.distribution_chart(
-                             charts.distribution_frame(records, name),
+                         lambda: distribution_chart(
+                             distribution_frame(records, name),
                              t("insight.dist", name=name), titles, style))
         with right:
-            frame = charts.histogram_frame(record, name)
+            frame = histogram_frame(record, name)
             if len(frame):
                 cached_chart(("insight.hist", version, name, record["step"]),
-                             lambda: charts.histogram_chart(
+                             lambda: histogram_chart(
                                  frame, t("insight.hist", name=name, step=record["step"]),
                                  titles, style))
             else:
@@ -286,15 +289,15 @@ def _stats(run_dir: Path, insight: Insight, step: int, where: str,
 
 def _layers(records: Sequence[Mapping], meta: InsightMeta, group: str, version: tuple,
             style: InsightStyle, titles: Mapping[str, str]) -> None:
-    names = charts.layer_order(records, meta, group)
+    names = layer_order(records, meta, group)
     if not names:
         st.caption(t("insight.dead_none" if group == "dead" else "insight.grad_none"))
         return
     log = group == "grad_norm"
     title = t("insight.grad") if log else t("insight.dead")
     cached_chart(("insight.layers", version, group),
-                 lambda: charts.layers_chart(
-                     charts.layer_frame(records, group, names, charts.TINY if log else None),
+                 lambda: layers_chart(
+                     layer_frame(records, group, names, TINY if log else None),
                      names, title, titles, style, log=log, share=not log))
 
 
