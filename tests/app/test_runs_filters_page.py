@@ -13,7 +13,7 @@ from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import make_run, tiny_cnn_spec
 from tfcore.messages import SEPARATORS
 from tfcore.runs import conv_view
-from tfcore.runs.checkpoints import list_variables, read_tensor
+from tfcore.runs.ckpt_variables import list_variables, read_tensor
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
 

@@ -118,7 +118,7 @@ def test_restore_and_evaluate_a_checkpoint(runs: dict) -> None:
 def test_open_checkpoint_weights_in_the_weights_lab(runs: dict) -> None:
     import numpy as np
 
-    from tfcore.runs.checkpoints import read_tensor
+    from tfcore.runs.ckpt_variables import read_tensor
 
     at = open_page(PAGE, "en")
     at.selectbox(key="runs.detail.run").set_value(runs["b"]).run()

@@ -13,7 +13,8 @@ from tests.unit.fixtures_runs import make_run, make_tutorial_checkpoint, tiny_sp
 from tfcore.errors import CheckpointError, RunError
 from tfcore.model.spec import from_dict
 from tfcore.runs.admin import list_runs
-from tfcore.runs.checkpoints import list_checkpoints, list_variables, read_tensor
+from tfcore.runs.checkpoints import list_checkpoints
+from tfcore.runs.ckpt_variables import list_variables, read_tensor
 from tfcore.runs.compare import diff_checkpoints, variable_stats
 from tfcore.runs.restore import evaluate_run, restore_run, restore_spec
 

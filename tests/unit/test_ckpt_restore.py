@@ -21,7 +21,8 @@ from tests.unit.fixtures_runs import (
     worker_available,
 )
 from tfcore.jsonio import read_json
-from tfcore.runs.checkpoints import list_checkpoints, list_variables, read_tensor
+from tfcore.runs.checkpoints import list_checkpoints
+from tfcore.runs.ckpt_variables import list_variables, read_tensor
 from tfcore.runs.export import export_checkpoint, export_run_zip
 from tfcore.runs.restore import evaluate_run, predict_run, reported_test_metrics, restore_run
 

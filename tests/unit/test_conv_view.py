@@ -16,7 +16,7 @@ from tests.unit.fixtures_runs import DATASET, make_run, make_worker_run, tiny_cn
 from tfcore.cli import main
 from tfcore.errors import CheckpointError, DatasetError, RunError
 from tfcore.runs import conv_view, run_conv_layers
-from tfcore.runs.checkpoints import list_variables, read_tensor
+from tfcore.runs.ckpt_variables import list_variables, read_tensor
 
 pytestmark = pytest.mark.shared_workspace      # the runs are trained once for the module
 IMAGE = 5

@@ -1,6 +1,6 @@
-"""The plain-Python shape and parameter rules (``tfcore/model/shapes.py``, issue 28) say
-what Keras builds: every layer's output shape and parameter count, checked against a real
-build of small models."""
+"""The plain-Python shape and parameter rules (``tfcore/model/shapes.py`` and its
+``shape_*`` family modules, issue 28) say what Keras builds: every layer's output shape and
+parameter count, checked against a real build of small models."""
 
 from __future__ import annotations
 

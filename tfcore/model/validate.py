@@ -18,7 +18,8 @@ from tfcore.messages import Names
 from tfcore.model.catalog import full_config, get_type, similar_types
 from tfcore.model.limits import MAX_EXAMPLE_ELEMENTS, MAX_MODEL_BYTES, MIB, elements
 from tfcore.model.params import RAW_KEY, unsafe_part
-from tfcore.model.shapes import ShapeIssue, infer
+from tfcore.model.shape_base import ShapeIssue
+from tfcore.model.shapes import infer
 from tfcore.model.spec import FUNCTIONAL, INPUT_REF, SEQUENTIAL, LayerSpec, ModelSpec, Problem
 
 DEFAULT_PARAM_LIMIT = settings.param_limit()            # read once, at import

@@ -18,10 +18,10 @@ from tfcore.runs.admin import (
 from tfcore.runs.checkpoints import (
     CheckpointList,
     list_checkpoints,
-    list_variables,
     remove_leftovers,
     resolve_prefix,
 )
+from tfcore.runs.ckpt_variables import list_variables
 from tfcore.runs.compare import diff_checkpoints, variable_stats
 from tfcore.runs.conv_view import ConvLayers, ConvView, conv_view, run_conv_layers
 from tfcore.runs.curves import X_AXES, group_curves, metric_names, run_curves

@@ -1,6 +1,6 @@
 """Statistics of a saved tensor and per-variable differences between two checkpoints.
 
-Re-exported by :mod:`tfcore.runs.checkpoints`; nothing here writes a file.
+Reads tensors through :mod:`tfcore.runs.ckpt_variables`; nothing here writes a file.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def variable_stats(prefix: Path | str, key: str, bins: int = 30) -> VariableStat
     Raises:
         CheckpointError: unreadable key, or a tensor that is not numeric.
     """
-    from tfcore.runs.checkpoints import read_tensor
+    from tfcore.runs.ckpt_variables import read_tensor
 
     value = read_tensor(prefix, key)
     if not np.issubdtype(value.dtype, np.number) and value.dtype != np.bool_:
@@ -89,7 +89,7 @@ def diff_checkpoints(a: Path | str, b: Path | str,
     Variables only in one checkpoint, with different shapes, or unreadable are listed with
     that status instead of numbers.
     """
-    from tfcore.runs.checkpoints import list_variables, read_tensor
+    from tfcore.runs.ckpt_variables import list_variables, read_tensor
 
     va, vb = list_variables(a, labels=labels), list_variables(b, labels=labels)
     rows = []

@@ -19,7 +19,8 @@ import numpy as np
 
 from tfcore.errors import CheckpointError, DatasetError, RunError
 from tfcore.messages import Names, names
-from tfcore.runs.checkpoints import CheckpointList, list_checkpoints, read_tensor
+from tfcore.runs.checkpoints import CheckpointList, list_checkpoints
+from tfcore.runs.ckpt_variables import read_tensor
 from tfcore.runs.restore import restore_run, run_request
 
 MAX_SHOWN = 32       # filters and feature maps returned at most

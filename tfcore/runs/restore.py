@@ -19,12 +19,8 @@ import numpy as np
 from tfcore.errors import CheckpointError, RunError
 from tfcore.jsonio import read_json
 from tfcore.rundir import RunPaths, read_metrics
-from tfcore.runs.checkpoints import (
-    OBJECT_GRAPH_KEY,
-    list_checkpoints,
-    object_graph_aliases,
-    resolve_prefix,
-)
+from tfcore.runs.checkpoints import list_checkpoints, resolve_prefix
+from tfcore.runs.ckpt_variables import OBJECT_GRAPH_KEY, object_graph_aliases
 
 IGNORED_ROOTS = ("save_counter",)
 
@@ -125,7 +121,7 @@ def restore_objects(prefix: Path | str, roots: Mapping[str, Any], variables: lis
         variables: the variables that should all get a value (for ``missing``).
         by_order: pair leftover tensors with leftover variables in order when shapes agree.
     """
-    from tfcore.runs.checkpoints import check_files
+    from tfcore.runs.ckpt_checks import check_files
 
     check_files(prefix)             # a FIFO in place of a file: refused, never waited on
     import tensorflow as tf
@@ -275,7 +271,7 @@ def restore_run(run_dir: Path | str, number: int | None = None,
             ``require_complete``) a checkpoint that does not fit the model.
     """
     from tfcore.model import build_model, from_dict
-    from tfcore.runs.checkpoints import check_files
+    from tfcore.runs.ckpt_checks import check_files
 
     request = run_request(run_dir)
     entry = list_checkpoints(run_dir, verify=False).get(number)
