@@ -29,13 +29,15 @@ class Clock:
         return self.now
 
 
-def test_auto_plan_spends_at_most_its_budget_of_the_training_time() -> None:
-    """Steps of 10 ms, snapshots of 50 ms after the probe's one-off warm-up of 0.4 s: a
-    snapshot is due once the budget covers the time spent plus this one and the last
-    step's (always taken), so with the last step's the time spent never passes the budget
-    of the training time, and the plan takes as many as that allows. The warm-up counts
-    in neither the cost nor the training time: the first snapshot after the start one
-    comes once the budget covers three of 50 ms, not three of 0.4 s."""
+def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
+    """Steps of 10 ms, snapshots of 50 ms after the probe's one-off warm-up of 0.4 s, a run
+    of 5,000 steps: each snapshot is followed by the training time its cost buys at the
+    budget (50 ms / 3 % = 1.67 s, 167 steps), so the first frame after the start one comes
+    at step 167 (not once the budget covers three snapshots: step 500), the frames are
+    evenly spaced, the cost so far never passes the budget of the time so far by more than
+    the newest snapshot, and with the last step's the whole run's cost stays within the
+    budget of its training time, taking as many as that allows. The warm-up counts in
+    neither the cost nor the training time."""
     clock = Clock()
     plan = SnapshotPlan(0, clock=clock)
     clock.now += 0.4
@@ -44,21 +46,36 @@ def test_auto_plan_spends_at_most_its_budget_of_the_training_time() -> None:
     plan.took(0.050)                     # the start snapshot: forced
     assert plan.training_time() == pytest.approx(0.0)
     taken = []
-    for step in range(1, 5001):
+    for step in range(1, 5000):          # the recorder asks before every step but the last
         clock.now += 0.010
-        if plan.due(step):
+        if plan.due(step, 5000):
             clock.now += 0.050
             plan.took(0.050)
             taken.append(step)
-            assert plan.spent + 0.050 <= BUDGET * plan.training_time() + 1e-9
-    clock.now += 0.050
+            assert plan.spent - 0.050 <= BUDGET * plan.training_time() + 1e-9
+    clock.now += 0.010 + 0.050
     plan.took(0.050)                     # the last step's
     training = 5000 * 0.010
     assert plan.spent <= BUDGET * training + 1e-9
     assert plan.spent + 0.050 > BUDGET * training             # as often as it allows
-    assert taken[0] == 500                # 3 x 50 ms within 3 % of 5 s; the warm-up not paid
-    assert np.diff(taken).min() >= 25                         # MIN_GAP: at most 4 a second
-    assert len(taken) == 27 and plan.taken == 29
+    assert taken[0] == 167                # the start's 50 ms paid at 3 %; no warm-up paid
+    assert set(np.diff(taken)) == {167}                       # evenly spaced
+    assert len(taken) == 28 and plan.taken == 30
+
+
+def test_auto_plan_keeps_its_minimum_gap_and_works_without_a_last_step() -> None:
+    """Snapshots of 1 ms buy 33 ms of training, less than MIN_GAP: the clock's gap rules
+    (at most 4 a second); without the run's last step the spacing alone decides."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    plan.took(0.001)
+    taken = []
+    for step in range(1, 1001):
+        clock.now += 0.010
+        if plan.due(step):
+            plan.took(0.001)
+            taken.append(step)
+    assert taken[0] == 25 and set(np.diff(taken)) == {25}
 
 
 def test_a_set_interval_is_every_n_steps() -> None:

@@ -44,34 +44,50 @@ NOTE_FAILED = "insight recording stopped: {error}"
 
 
 class SnapshotPlan:
-    """When the next snapshot is due: every ``every`` steps, or (``every`` 0) while the
-    cost of the snapshots so far plus two more like the last one (this one and the last
-    step's, which is always taken) stays within ``budget`` of the training time so far
-    (the time since the start, less the snapshots' own and the one-off warm-up's,
-    :meth:`warmed`), at most one every ``min_gap`` seconds. ``clock`` is
-    ``time.perf_counter`` unless a test gives one."""
+    """When the next snapshot is due: every ``every`` steps, or (``every`` 0) in auto mode,
+    spread evenly within ``budget`` of the training time (the time since the start, less
+    the snapshots' own and the probe's one-off warm-up, :meth:`warmed`).
+
+    Auto mode: a snapshot that cost ``c`` seconds is followed by ``c / budget`` seconds of
+    training before the next (at least ``min_gap`` seconds of the clock), so the cost so far
+    stays within the budget of the time so far and the first frame after the start comes
+    as soon as the budget has paid for the start's, not three snapshots later. Given the
+    run's last step, a snapshot is also skipped when it and the last step's (always taken,
+    reserved as one more like the last) would not fit in the budget of the whole run's
+    training time, projected at the rate so far. ``clock`` is ``time.perf_counter``
+    unless a test gives one; ``first_step`` is the step the attempt started from."""
 
     def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, first_step: int = 0) -> None:
         self.every, self.min_gap, self.clock = every, min_gap, clock
         self.budget = BUDGET if budget is None else budget
+        self.first_step = first_step
         self.started = clock()
         self.spent = 0.0               # seconds of every snapshot so far
         self.warmup = 0.0              # seconds of the probe's warm-up (not in the budget)
         self.last_cost = 0.0
         self.last_at = float("-inf")
+        self.next_at = 0.0             # training time the next auto snapshot waits for
         self.taken = 0
 
     def training_time(self) -> float:
         return max(0.0, self.clock() - self.started - self.spent - self.warmup)
 
-    def due(self, step: int) -> bool:
+    def projected(self, step: int, last_step: int) -> float | None:
+        """The whole attempt's training time at the rate so far (None before a step)."""
+        done = step - self.first_step
+        if done <= 0 or last_step <= step:
+            return None
+        return self.training_time() * (last_step - self.first_step) / done
+
+    def due(self, step: int, last_step: int | None = None) -> bool:
         if self.every:
             return step % self.every == 0
-        if self.clock() - self.last_at < self.min_gap:
+        if self.clock() - self.last_at < self.min_gap or self.training_time() < self.next_at:
             return False
+        whole = None if last_step is None else self.projected(step, last_step)
         # room for this snapshot and for the last step's, which is always taken
-        return self.spent + 2 * self.last_cost <= self.budget * self.training_time()
+        return whole is None or self.spent + 2 * self.last_cost <= self.budget * whole * (1 + 1e-9)
 
     def warmed(self, seconds: float) -> None:
         """Count the probe's one-off warm-up of ``seconds``: outside the budget, neither
@@ -83,6 +99,7 @@ class SnapshotPlan:
         self.spent += seconds
         self.last_cost = seconds
         self.last_at = self.clock()
+        self.next_at = self.training_time() + seconds / self.budget
         self.taken += 1
 
 
@@ -144,7 +161,7 @@ class InsightRecorder(Listener):
                  refresh: Callable[[], None] | None = None) -> None:
         self.paths, self.model, self.refresh, self.report = paths, model, refresh, report
         self.every = int(config.insight_every)
-        self.plan = SnapshotPlan(self.every)
+        self.plan = SnapshotPlan(self.every, first_step=start)
         self.writer: InsightWriter | None = None
         self.board: TBHistograms | None = None
         self.last_step = -1
@@ -220,7 +237,7 @@ class InsightRecorder(Listener):
         self.plan.warmed(time.perf_counter() - began)
 
     def on_train_start(self, state: TrainState) -> None:
-        self.plan = SnapshotPlan(self.every)
+        self.plan = SnapshotPlan(self.every, first_step=state.step)
         if self.active and not self.warm:
             self.warm_up()
         if self.active and state.step not in self.recorded:
@@ -228,7 +245,8 @@ class InsightRecorder(Listener):
 
     def on_batch_end(self, state: TrainState, logs: Mapping[str, float]) -> None:
         if (self.active and not state.ahead and state.step < state.total_steps
-                and state.stop_reason is None and self.plan.due(state.step)):
+                and state.stop_reason is None
+                and self.plan.due(state.step, state.total_steps)):
             self.snapshot(state)
 
     def on_train_end(self, state: TrainState, outcome: str) -> None:
