@@ -258,8 +258,12 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
             stopped = _read_json(server.runs / run_id / "status.json")
             if stopped.get("state") == "stopped":
                 shown = _train_lines(server.runs / run_id / "metrics.jsonl")
-                page.wait_for_function(f"() => ({POINTS_JS})() >= {shown}", polling=100,
-                                       timeout=timeout_ms)    # every stopped step shown
+                try:
+                    page.wait_for_function(f"() => ({POINTS_JS})() >= {shown}", polling=100,
+                                           timeout=timeout_ms)    # every stopped step shown
+                except Exception as exc:
+                    raise SystemExit(f"the stopped run logged {shown} training steps; the "
+                                     f"chart shows {page.evaluate(POINTS_JS)}") from exc
                 calm = quiet(0.0 if args.resume_at_once else args.warm_wait)
                 stamps = _click_until_shown(
                     page, page.get_by_role("button", name="Resume").first, shown, timeout_ms)

@@ -53,9 +53,10 @@ WAIT_KEY = "train.live.wait"     # (run id, step) when Train/Resume was pressed
 TRAINING_PHASE = "training"
 
 
-def _buffer(run_id: str) -> SeriesBuffer:
-    """The run's records so far: the server's shared snapshot (ui/training/live_data.py)."""
-    return live_series(run_id)
+def _buffer(run_id: str, state: str | None = None) -> SeriesBuffer:
+    """The run's records so far: the server's shared snapshot (ui/training/live_data.py);
+    complete once the run's ``state`` is no longer active."""
+    return live_series(run_id, ended=state is not None and state not in ACTIVE_STATES)
 
 
 def _eta(seconds: float | None) -> str:
@@ -293,7 +294,7 @@ def _body(run_id: str, read_only: bool = False) -> None:
         return
     if presenter_mode():             # the chart first: in view at 1280x800 on a projector
         _failure(record)
-        _charts(_buffer(run_id))
+        _charts(_buffer(run_id, record.status.state))
         _status_line(record)
         if not read_only:
             _buttons(record)
@@ -302,7 +303,7 @@ def _body(run_id: str, read_only: bool = False) -> None:
         if not read_only:
             _buttons(record)
         _failure(record)
-        _charts(_buffer(run_id))
+        _charts(_buffer(run_id, record.status.state))
     with guarded():                  # its insides, read incrementally (issue 25)
         insight_panel(record.paths.root, "insight.train",
                       live=record.status.state in ACTIVE_STATES)

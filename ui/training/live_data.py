@@ -46,15 +46,19 @@ def _copy(buffer: SeriesBuffer) -> SeriesBuffer:
                          for split, cols in buffer.columns.items()})
 
 
-def _fresh(entry: LiveSeries, buffer: SeriesBuffer) -> bool:
-    """Whether the snapshot may be reused: it has points and was checked just now."""
+def _fresh(entry: LiveSeries, buffer: SeriesBuffer, ended: bool) -> bool:
+    """Whether the snapshot may be reused: it has points and was checked just now, while
+    the run is active. An ended run's panel draws once and stops polling, so its snapshot
+    is always checked against the file: a run that stopped within ``REFRESH_S`` of the
+    last look kept a chart short of its last steps (26 of 60 drawn, for good)."""
     has_points = bool(buffer.size("train") or buffer.size("val"))
-    return has_points and time.monotonic() - entry.checked < REFRESH_S
+    return has_points and not ended and time.monotonic() - entry.checked < REFRESH_S
 
 
-def live_series(run_id: str) -> SeriesBuffer:
-    """The run's records so far. Chart keys use the buffer's ``offset`` and sizes, which
-    name its content even after the registry dropped and re-created the run's entry."""
+def live_series(run_id: str, ended: bool = False) -> SeriesBuffer:
+    """The run's records so far (``ended``: the run is no longer active, so every record
+    it wrote). Chart keys use the buffer's ``offset`` and sizes, which name its content
+    even after the registry dropped and re-created the run's entry."""
     registry = _registry()
     with registry["lock"]:
         runs = registry["runs"]
@@ -63,10 +67,10 @@ def live_series(run_id: str) -> SeriesBuffer:
         while len(runs) > MAX_RUNS:
             runs.pop(next(iter(runs)))
     buffer = entry.buffer
-    if _fresh(entry, buffer):
+    if _fresh(entry, buffer, ended):
         return buffer
     with entry.lock:
-        if _fresh(entry, entry.buffer):
+        if _fresh(entry, entry.buffer, ended):
             return entry.buffer                    # another session refreshed meanwhile
         buffer = entry.buffer
         path = run_store().paths(run_id).metrics
