@@ -14,10 +14,14 @@ from ui.common.i18n import catalog
 APP = str(ROOT / "app.py")
 
 
-def open_page(page: str, lang: str = "en", timeout: float = 120) -> AppTest:
-    """Run app.py, switch to ``page`` (e.g. ``app_pages/home.py``) in ``lang``."""
+def open_page(page: str, lang: str = "en", timeout: float = 120,
+              state: dict | None = None) -> AppTest:
+    """Run app.py, switch to ``page`` (e.g. ``app_pages/home.py``) in ``lang``, with the
+    session ``state`` given set before the first run (a run to watch, a builder spec)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.query_params["lang"] = lang
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     at.run()
     if page != "app_pages/home.py":
         at.switch_page(page)

@@ -8,9 +8,7 @@ import shutil
 
 import pytest
 
-from streamlit.testing.v1 import AppTest
-
-from tests.app.apptest_helpers import APP, assert_clean
+from tests.app.apptest_helpers import assert_clean, open_page
 from tfcore.rundir import RunWriter
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -29,12 +27,8 @@ def test_the_eta_tile_is_a_dash_until_the_worker_estimates(lang: str, step: int,
                       epochs=1, samples_per_sec=6.4, eta_seconds=eta, phase="training")
     text = catalog(lang)
     try:
-        at = AppTest.from_file(APP, default_timeout=120)      # the panel watches our run
-        at.query_params["lang"] = lang
-        at.session_state["train.run_id"] = RUN_ID
-        at.run()
-        at.switch_page("app_pages/train.py")
-        at.run()
+        at = open_page("app_pages/train.py", lang,           # the panel watches our run
+                       state={"train.run_id": RUN_ID})
         assert_clean(at, lang)
         tile = next(m for m in at.metric if m.label == text["train.eta"])
         assert tile.value == shown

@@ -13,7 +13,7 @@ import pytest
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app.apptest_helpers import APP, assert_clean
+from tests.app.apptest_helpers import assert_clean, open_page
 from tfcore.rundir import RunWriter
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -52,12 +52,7 @@ def test_a_run_that_ends_right_after_a_look_shows_its_last_steps(
                       epochs=50, phase="training")
     _log(writer, 1, 26)
     try:
-        at = AppTest.from_file(APP, default_timeout=120)
-        at.query_params["lang"] = lang
-        at.session_state["train.run_id"] = run_id
-        at.run()
-        at.switch_page("app_pages/train.py")
-        at.run()
+        at = open_page("app_pages/train.py", lang, state={"train.run_id": run_id})
         assert_clean(at, lang)
         assert _points(at, lang) == "26"
         _log(writer, 27, 40)

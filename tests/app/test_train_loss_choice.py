@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.apptest_helpers import APP, assert_clean, open_page
+from tests.app.apptest_helpers import assert_clean, open_page
 from tfcore.model import from_dict, get_preset
 from tfcore.model import store as models_store
 from tfcore.rundir import RunStore
@@ -35,12 +35,7 @@ def _sigmoid_net():
 
 
 def _train_page(lang: str, spec) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["lang"] = lang
-    at.session_state["builder.spec"] = spec
-    at.run()
-    at.switch_page("app_pages/train.py")
-    at.run()
+    at = open_page("app_pages/train.py", lang, state={"builder.spec": spec})
     assert not at.exception, [e.value for e in at.exception]
     assert at.radio(key="train.model.source").value == "builder"
     return at
