@@ -43,13 +43,14 @@ test: install browser
 test-fast: install
 	$(PY) -m pytest $(XDIST) tests/unit tests/app $(PYTEST_ARGS)
 
-# The whole suite while a CPU hog keeps every core busy (tests/load/cpu_hog.py stops its
-# spinners when pytest ends, however it ends). Exits with pytest's status.
+# The whole suite, with make test's workers, while a CPU hog keeps every core busy
+# (tests/load/cpu_hog.py stops its spinners when pytest ends, however it ends). Exits
+# with pytest's status.
 # `make test-load LOAD_RUNS=3` must pass three times in a row.
 test-load: install browser
 	$(PY) tests/load/cpu_hog.py --cores $(LOAD_CORES) --max-seconds $(LOAD_MAX_S) -- \
 	  sh -c 'for i in $$(seq $(LOAD_RUNS)); do echo "== test-load: run $$i of $(LOAD_RUNS)"; \
-	    $(PY) -m pytest $(PYTEST_ARGS) || exit $$?; done'
+	    $(PY) -m pytest $(XDIST) $(PYTEST_ARGS) || exit $$?; done'
 
 test-unit: install
 	$(PY) -m pytest tests/unit
