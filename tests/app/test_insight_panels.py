@@ -158,7 +158,7 @@ def test_a_model_whose_neurons_are_not_drawn_says_why_and_summarises_its_layers(
     table = next(d.value for d in at.dataframe if text["insight.col.layer"] in d.value.columns)
     assert table[text["insight.col.layer"]].tolist() == ["dense", "dense_1", "dense_2"]
     assert table[text["insight.col.params"]].tolist() == [12, 15, 8]
-    assert table[text["insight.col.dead"]].tolist()[0] == pytest.approx(40 / 400)
+    assert table[text["insight.col.dead"]].tolist()[0] == "10%"        # 40 of 400
     assert len(_one(at, "regions")) == SIZE * SIZE               # the boundary still draws
 
 
@@ -295,3 +295,23 @@ def test_the_recording_choices_survive_a_reload_and_reach_the_run(monkeypatch) -
     again.button(key="train.start").click().run()
     assert sent and sent[0]["training"]["insight"] is False
     assert sent[0]["training"]["insight_every"] == 25
+
+
+def test_the_layer_table_shows_a_dash_where_a_layer_has_no_value() -> None:
+    """A Flatten has no units, activation, gradient or dead share: the class reads a dash,
+    not the "None" the grid draws for a missing value; the dead share reads as a
+    percentage, the counts with separators."""
+    from types import SimpleNamespace
+
+    from tfcore.rundir.insight_format import LayerInfo
+    from ui.insight.panels import layer_summary
+
+    meta = SimpleNamespace(layers=(
+        LayerInfo("flatten", "Flatten", None, None, 0, ()),
+        LayerInfo("dense", "Dense", 1000, "relu", 785000, ("dense/kernel", "dense/bias"))))
+    table = layer_summary(meta, {"grad_norm": {"dense": 0.64263}, "dead": {"dense": 0.28}})
+    assert not table.isna().any().any()
+    rows = table.to_dict("records")
+    assert list(rows[0].values()) == ["flatten", "Flatten", "—", "—", 0, "—", "—"]
+    assert list(rows[1].values()) == ["dense", "Dense", "1,000", "relu", 785000, "0.6426",
+                                      "28%"]

@@ -50,3 +50,14 @@ def test_unknown_language_falls_back_to_english() -> None:
     at.run()
     assert not at.sidebar.warning, "the warning is shown once"
     assert at.query_params["lang"] == "en"
+
+
+def test_a_link_language_is_shown_as_typed_not_as_markdown() -> None:
+    """The ignored ?lang= value comes from a link anyone can write: an image or a link in
+    Markdown shows as its text (nothing loaded from elsewhere, nothing to click)."""
+    value = "![x](https://example.org/t.png)[click](https://example.org)"
+    at = open_page("app_pages/home.py", value)
+    [warned] = [w.value for w in at.sidebar.warning]
+    assert "![x]" not in warned and "[click](" not in warned
+    assert "\\!\\[x\\]" in warned or "\\[x\\]" in warned
+    assert at.title[0].value == catalog("en")["home.title"]

@@ -272,3 +272,17 @@ def test_a_large_model_is_measured_by_compiled_graphs_and_nonfinite_values_count
     assert hist["nonfinite"] == 2 and sum(hist["counts"]) == values.size - 2
     finite = values[np.isfinite(values)]
     assert (hist["lo"], hist["hi"]) == (float(finite.min()), float(finite.max()))
+
+
+def test_the_compiled_histogram_of_an_empty_or_all_nan_variable_is_the_numpy_one() -> None:
+    """A variable of size 0 (its finite min and max are +inf and -inf in the graph) and one
+    of NaNs only read as numpy's histogram does: nothing infinite reaches the stats file,
+    whose writer refuses NaN and infinity (recording would stop for the run)."""
+    from tfcore.training.insight_graph import from_graph
+    from tfcore.training.insight_probe import BINS, histogram
+
+    zeros = np.zeros(BINS, np.int32)
+    assert from_graph(np.float32(np.inf), np.float32(-np.inf), zeros,
+                      np.int32(0)) == histogram(np.zeros(0, np.float32))
+    assert from_graph(np.float32(np.inf), np.float32(-np.inf), zeros,   # NaNs: not binned
+                      np.int32(3)) == histogram(np.full(3, np.nan, np.float32))

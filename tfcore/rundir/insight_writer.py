@@ -20,6 +20,7 @@ from tfcore.rundir.insight_format import (
     grid_name,
     insight_dir,
 )
+from tfcore.rundir.schema import parse_json_line
 
 
 class InsightWriter:
@@ -69,11 +70,8 @@ class InsightWriter:
             lines = []
         kept, steps = [], set()
         for raw in lines:
-            try:
-                value = json.loads(raw)
-                at = value["step"]
-            except (ValueError, TypeError, KeyError):
-                continue
+            value, problem = parse_json_line(raw, STATS_FILE, 0)
+            at = value.get("step") if problem is None and isinstance(value, dict) else None
             if _count(at) and at <= step:
                 kept.append(raw)
                 steps.add(at)

@@ -4,9 +4,10 @@ trains, into the run directory's ``insight/`` (format:
 
 When a snapshot is taken (:class:`SnapshotPlan`): at the step an attempt starts from (step 0
 of a new run: the initial weights), then every ``insight_every`` steps, or in auto mode
-(``insight_every`` 0) whenever the snapshots' measured cost so far plus twice the last one's
-(this snapshot and the last step's) stays within :data:`BUDGET` of the training time so
-far (so at an epoch end when the budget allows), and at the last step. The probe's first
+(``insight_every`` 0) spread evenly within :data:`BUDGET` of the training time (a snapshot
+that cost ``c`` seconds is followed by ``c / BUDGET`` seconds of training; one is skipped
+when it and the last step's would not fit in the budget of the whole run projected at the
+rate so far), and at the last step. The probe's first
 pass, a one-off warm-up (TensorFlow's first calls of its ops and the extractor model), runs
 once before the first snapshot and counts in neither the snapshots' cost nor the training
 time: a short run on a 2-D set pays it once, not as a share of its seconds. A snapshot is only
@@ -261,3 +262,4 @@ class InsightRecorder(Listener):
         if self.board is not None:
             self.board.close()
             self.board = None
+        self.probe = None        # its compiled graphs hold the model: free them with the run

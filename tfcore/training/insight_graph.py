@@ -94,7 +94,7 @@ def from_graph(lo: np.ndarray, hi: np.ndarray, counts: np.ndarray,
     arrays for one variable."""
     counts = [int(c) for c in counts]
     bad = int(nonfinite)
-    if bad and not sum(counts):
+    if not sum(counts):                   # no finite value, or none at all (size 0)
         return {"lo": 0.0, "hi": 0.0, "counts": [0] * len(counts), "nonfinite": bad}
     low, high = float(lo), float(hi)
     if low == high:

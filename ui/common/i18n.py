@@ -17,8 +17,10 @@ from typing import Any, Mapping
 import streamlit as st
 
 from ui.common.st_compat import choice_widget_keys, get_script_run_ctx
+from ui.common.text import plain
 
 import tfcore.messages as messages
+from tfcore.messages import Names
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 LOCALE_DIRS = (messages.LOCALES_DIR, LOCALES_DIR)   # the engine's keys, then the pages'
@@ -173,7 +175,7 @@ def language_selector() -> None:
     )
     ignored = st.session_state.pop(IGNORED_KEY, None)
     if ignored is not None:
-        st.sidebar.warning(t("app.lang_ignored", value=ignored, choices=", ".join(LANGUAGES)),
-                           icon=":material/link_off:")
+        st.sidebar.warning(t("app.lang_ignored", value=plain(ignored),   # a link's text
+                             choices=Names(LANGUAGES)), icon=":material/link_off:")
     if st.query_params.get("lang") != current_lang():
         st.query_params["lang"] = current_lang()

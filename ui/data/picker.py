@@ -124,7 +124,6 @@ def _upload(key: str, model_shape: tuple | None = None) -> tuple[str | None, dic
             show_error(exc)
         else:
             st.session_state[f"{saved_key}.id"] = uploaded.file_id
-            st.session_state[f"{key}.stored.{kind}"] = stored
             # the file just uploaded becomes the chosen one (also over an earlier choice)
             choose(f"{key}.upload_file.{kind}", stored)
             st.success(t("data.upload.saved", name=plain(stored)))
@@ -132,9 +131,8 @@ def _upload(key: str, model_shape: tuple | None = None) -> tuple[str | None, dic
     if not files:
         st.info(t("data.upload.none"))
         return None, {}
-    chosen = st.session_state.get(f"{key}.stored.{kind}")
     arg = kept(st.selectbox, t("data.upload.choose"), files, key=f"{key}.upload_file.{kind}",
-               allowed=files, index=files.index(chosen) if chosen in files else 0)
+               allowed=files)
     options: dict = {}
     if kind == "csv":
         try:

@@ -146,16 +146,27 @@ def class_labels(meta: InsightMeta) -> list[str]:
                                                              plane.class_names)]
 
 
+DASH = "—"                          # what a layer does not have (a Flatten's units)
+
+
+def _shown(value: object, form: str) -> str:
+    return DASH if value is None else form.format(value)
+
+
 def layer_summary(meta: InsightMeta, record: Mapping | None) -> pd.DataFrame:
     """One row per layer: kind, units, activation, parameters, and at the snapshot its
-    gradient norm and dead-unit share."""
+    gradient norm and dead-unit share (a percentage), as the text a class reads: what a
+    layer does not have (a Flatten's units, activation, gradient) is a dash, not the
+    "None" the grid draws for a missing value."""
     record = record or {}
     grads, dead = record.get("grad_norm", {}), record.get("dead", {})
     rows = [{t("insight.col.layer"): layer.name, t("insight.col.kind"): layer.kind,
-             t("insight.col.units"): layer.units, t("insight.col.activation"): layer.activation,
+             t("insight.col.units"): _shown(layer.units, "{:,}"),
+             t("insight.col.activation"): _shown(layer.activation, "{}"),
              t("insight.col.params"): layer.params,
-             t("insight.col.grad"): grads.get(layer.name),
-             t("insight.col.dead"): dead.get(layer.name)} for layer in meta.layers]
+             t("insight.col.grad"): _shown(grads.get(layer.name), "{:.4g}"),
+             t("insight.col.dead"): _shown(dead.get(layer.name), "{:.0%}")}
+            for layer in meta.layers]
     return pd.DataFrame(rows)
 
 

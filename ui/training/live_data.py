@@ -5,8 +5,9 @@ Thirty sessions watching one run used to keep thirty buffers and read the new li
 :class:`~ui.training.charts.SeriesBuffer` snapshot per run (``st.cache_resource``). The
 first session to look after :data:`REFRESH_S` reads the new bytes and publishes a new
 snapshot; the others reuse it, and their charts come from the chart cache keyed on its
-content (offset and sizes; ui/common/chart_cache.py). Before a run's first point
-every look reads the file, so the first point shows as soon as it is written.
+content (offset and sizes; ui/common/chart_cache.py). Before a run's first point, and
+once the run has ended (its panel then draws once and stops polling), every look checks
+the file, so the first point shows as soon as it is written and the last steps are drawn.
 """
 
 from __future__ import annotations
