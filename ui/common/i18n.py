@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 import streamlit as st
 
+from ui.common.memory import resend
 from ui.common.st_compat import choice_widget_keys, get_script_run_ctx
 from ui.common.text import plain
 
@@ -139,7 +140,7 @@ def relabel_choices() -> list[str]:
     keys = [k for k in choice_widget_keys(list(st.session_state.keys()))
             if not k.startswith(WIDGET_KEY)]
     for key in keys:
-        st.session_state[key] = st.session_state[key]
+        resend(key)
     return keys
 
 

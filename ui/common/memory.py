@@ -88,8 +88,16 @@ def owned(key: str, options: Any, default: Any, owner: str, labels: str = "") ->
     if moved or st.session_state.get(key) not in options:    # first draw (a link) is kept
         st.session_state[key] = default
     elif isinstance(held, tuple) and held[1] != labels:
-        st.session_state[key] = st.session_state[key]
+        resend(key)
     st.session_state[mark] = (owner, labels)
+
+
+def resend(key: str) -> None:
+    """Set the choice widget ``key``'s value again, unchanged, before it is drawn, so that
+    its draw sends the value to the browser with its current label. A keyed choice widget
+    keeps its identity across reruns and the browser its old label otherwise (a language
+    switch, a checkpoint that stopped being the latest)."""
+    st.session_state[key] = st.session_state[key]
 
 
 def _as_default(widget: Callable[..., Any], args: tuple, kwargs: dict, value: Any) -> None:
