@@ -157,3 +157,25 @@ def test_a_run_without_a_conv_layer_says_why(runs: dict, lang: str) -> None:
     assert line in [i.value for i in at.info]
     assert not at.error
     assert not [s for s in at.select_slider if s.key == "runs.conv.ckpt"]
+
+
+@pytest.mark.parametrize("key", ["runs.restore.ckpt", "runs.vars.ckpt", "runs.conv.ckpt"])
+def test_a_run_whose_state_file_names_an_older_checkpoint_opens_at_that_one(
+        runs: dict, key: str) -> None:
+    """A folder whose ``checkpoint`` file names ckpt-4 as the latest (rolled back by hand)
+    although ckpt-8 is there: every picker opens at ckpt-4, the one labelled "latest",
+    not at the highest number."""
+    import shutil
+
+    root = default_workspace().runs
+    back = f"{runs['cnn']}-rolled-back"
+    shutil.copytree(root / runs["cnn"], root / back, dirs_exist_ok=True)
+    state = root / back / "ckpt" / "checkpoint"
+    state.write_text(state.read_text().replace('model_checkpoint_path: "ckpt-8"',
+                                               'model_checkpoint_path: "ckpt-4"'))
+    try:
+        at = _open_run("en", back)
+        widget = at.select_slider(key=key) if key == "runs.conv.ckpt" else at.selectbox(key=key)
+        assert widget.value == 4
+    finally:
+        shutil.rmtree(root / back, ignore_errors=True)

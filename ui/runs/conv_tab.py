@@ -11,8 +11,8 @@ import streamlit as st
 
 from tfcore.rundir import RunPaths, file_stamp
 from tfcore.runs import CheckpointList, ConvLayers, ConvView, conv_view, run_conv_layers
-from ui.common import cached_chart, current_lang, frame_digest, owned, t
-from ui.runs.detail import checkpoint_label
+from ui.common import cached_chart, current_lang, frame_digest, t
+from ui.runs.detail import checkpoint_choices, checkpoint_label
 from ui.weights import (
     diverging_scale,
     filter_frame,
@@ -48,14 +48,12 @@ def filters_tab(listing: CheckpointList, run_dir: Path) -> None:
     if not layers.conv:
         st.info(t("runs.conv.none", layers=layers.layers))
         return
-    numbers = [e.number for e in listing.entries if e.number is not None]
+    # Another run opens at its own latest checkpoint: a number kept from the run shown
+    # before (ckpt-4 of a one-checkpoint run) is not carried over to this one.
+    numbers = checkpoint_choices(listing, f"{KEY}.ckpt")
     if not numbers:
         st.info(t("runs.ckpt.none"))
         return
-    # Another run opens at its own latest checkpoint: a number kept from the run shown
-    # before (ckpt-4 of a one-checkpoint run) is not carried over to this one.
-    latest = listing.latest.number if listing.latest else None
-    owned(f"{KEY}.ckpt", numbers, numbers[-1], owner=str(run_dir), labels=str(latest))
     cols = st.columns([5, 2, 2])
     number = cols[0].select_slider(t("runs.ckpt.pick"), numbers, key=f"{KEY}.ckpt",
                                    format_func=checkpoint_label(listing))

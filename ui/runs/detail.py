@@ -58,16 +58,25 @@ def checkpoint_label(listing: CheckpointList):
     return lambda number: labels.get(number) or label(number)
 
 
-def pick_checkpoint(listing: CheckpointList, key: str, default_last: bool = True) -> int | None:
-    """A selectbox over the checkpoints that have a number; another folder (another run)
-    opens at its own latest (or first) checkpoint, not at the number picked before."""
+def checkpoint_choices(listing: CheckpointList, key: str) -> list[int]:
+    """The numbered checkpoints of ``listing`` for the choice widget ``key``, set up before
+    it is drawn: another folder (another run) opens at its own latest checkpoint (the one
+    its ``checkpoint`` state file names, else the highest number), not at the number picked
+    before; a change of which one is latest relabels the choice. Empty: none to pick."""
     numbers = [e.number for e in listing.entries if e.number is not None]
+    if numbers:
+        latest = listing.latest.number if listing.latest else None
+        owned(key, numbers, latest if latest in numbers else numbers[-1],
+              owner=str(listing.directory), labels=str(latest))
+    return numbers
+
+
+def pick_checkpoint(listing: CheckpointList, key: str) -> int | None:
+    """A selectbox over the checkpoints that have a number (:func:`checkpoint_choices`)."""
+    numbers = checkpoint_choices(listing, key)
     if not numbers:
         st.info(t("runs.ckpt.none"))
         return None
-    latest = listing.latest.number if listing.latest else None
-    owned(key, numbers, numbers[-1] if default_last else numbers[0],
-          owner=str(listing.directory), labels=str(latest))
     return st.selectbox(t("runs.ckpt.pick"), numbers, key=key,
                         format_func=checkpoint_label(listing))
 
