@@ -18,6 +18,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlparse
 
 import pytest
 
@@ -220,20 +221,44 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def is_local(url: str) -> bool:
+    """A request this machine answers itself (the server, or data the page holds)."""
+    parsed = urlparse(url)
+    return parsed.scheme in ("data", "blob", "about") or parsed.hostname in LOOPBACK
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item: the page fixture reads whether the test
+    failed (a screenshot is taken only then)."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
 @pytest.fixture()
-def page(browser, tmp_path: Path) -> Iterator[object]:
-    """A fresh page with the run probe; on failure a screenshot is left in the test's
-    temp folder."""
+def page(browser, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh page with the run probe. Every browser test also checks that the app works
+    offline: a request for anything but this machine (a CDN, a font service, a tracker)
+    fails the test that made it. On failure a screenshot is left in the test's temp folder."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    foreign: list[str] = []
+    context.on("request", lambda req: None if is_local(req.url) else foreign.append(req.url))
     try:
         context.add_init_script(f"({PROBE_JS})()")
         pg = context.new_page()
         pg.set_default_timeout(TIMEOUT_MS)
         pg.set_default_navigation_timeout(TIMEOUT_MS)
         yield pg
-        try:
-            pg.screenshot(path=str(tmp_path / "last.png"), full_page=True)
-        except Exception:  # noqa: BLE001 - a screenshot is a courtesy, never a failure
-            pass
+        report = getattr(request.node, "report_call", None)
+        if report is None or report.failed:
+            try:
+                pg.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+            except Exception:  # noqa: BLE001 - a screenshot is a courtesy, never a failure
+                pass
     finally:
         context.close()
+    assert not foreign, f"requests outside this machine: {sorted(set(foreign))}"

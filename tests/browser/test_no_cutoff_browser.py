@@ -16,6 +16,7 @@ from tests.browser.conftest import TIMEOUT_MS, choose_option, click_and_wait, wa
 from tests.unit.fixtures_runs import MANY_METRICS, write_listed_run
 from tfcore.model.presets import preset_title
 from tfcore.workspace import default_workspace
+from ui.common import available_pages
 from ui.common.i18n import catalog
 
 PAGES = ("home", "lessons", "tensors", "pipeline", "placement", "builder", "weights", "custom_code",
@@ -113,6 +114,9 @@ def _cuts(page, url: str, lang: str, prepare: Callable | None = None) -> list[st
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_page_is_cut_at_1280(server: str, page, lang: str, suite_runs: list[str]) -> None:
+    # every page of the menu, in both languages: the page fixture also fails a request
+    # for anything but this machine, so this is the offline check of every page too
+    assert set(PAGES) == {Path(entry.path).stem for entry in available_pages()}
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
     states = {stem: (f"{stem}?lang={lang}", None) for stem in PAGES}
     states.update({
