@@ -79,3 +79,25 @@ def weights_table(at: AppTest) -> pd.DataFrame:
     if len(parts) != 2:
         raise AssertionError("no variable table and statistics on the page")
     return parts[0].join(parts[1])
+
+
+def decode_bars(at: AppTest) -> list:
+    """The progress bars of uploads being read in a child process (not the sidebar's)."""
+    heads = tuple(catalog(lang)[key].split("{name}")[0] for lang in ("en", "zh")
+                  for key in ("data.decode.running", "data.decode.progress"))
+    return [bar for bar in at.get("progress") if bar.proto.text.startswith(heads)]
+
+
+def run_until_decoded(at: AppTest, deadline_s: float = 300.0) -> AppTest:
+    """Run the page again until no upload is being read in its child process (its progress
+    bar is gone): AppTest cannot fire the progress panel's ``run_every``. Waits for that
+    state, bounded by ``deadline_s``."""
+    import time
+
+    began = time.monotonic()
+    while decode_bars(at):
+        if time.monotonic() - began > deadline_s:
+            raise AssertionError(f"an upload was still being read after {deadline_s} s")
+        time.sleep(0.1)
+        at.run()
+    return at

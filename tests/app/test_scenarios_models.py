@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.apptest_helpers import open_page
+from tests.app.apptest_helpers import open_page, run_until_decoded
 from tests.app.apptest_helpers import weights_table as _table
 from tests.app.scenario_helpers import (
     assert_clean,
@@ -147,6 +147,7 @@ def test_M9_cats_vs_dogs_from_image_files() -> None:
         page.radio(key="train.data.source").set_value("upload").run()
         page.radio(key="train.data.upload_kind").set_value("images").run()
         page.selectbox(key="train.data.upload_file.images").set_value(name).run()
+        run_until_decoded(page)             # read in a child process (issue 28 item 3)
         assert page.selectbox(key="train.data.img_size.256").value == 256
         assert any("input 256 x 256 x 3, classes: 2" in c.value for c in page.caption)
         page.number_input(key="train.batch_size").set_value(4).run()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.apptest_helpers import open_page
+from tests.app.apptest_helpers import open_page, run_until_decoded
 from tests.app.scenario_helpers import assert_clean, chart_frames, image_folders, train_from_page
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -172,6 +172,7 @@ def test_T6_tf_data_pipeline_buffer_and_image_folders() -> None:
     train.radio(key="train.data.source").set_value("upload").run()
     train.radio(key="train.data.upload_kind").set_value("images").run()
     train.selectbox(key="train.data.upload_file.images").set_value(name).run()
+    run_until_decoded(train)                # read in a child process (issue 28 item 3)
     assert_clean(train, "en")
     info = [c.value for c in train.caption if " validation / " in c.value]
     # 12 files; resized to the MLP's own input (the picker's default size)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("tfcore", "ui")
 PRODUCTION = ("tfcore", "ui", "app_pages")
 COMMON_CORE = {"tfcore.errors", "tfcore.workspace", "tfcore.tfenv", "tfcore.jsonio",
-               "tfcore.settings", "tfcore.messages"}
+               "tfcore.settings", "tfcore.messages", "tfcore.procs"}
 DOC = ROOT / "docs" / "architecture.md"
 GRAPH_START, GRAPH_END = "<!-- layer-graph -->", "<!-- /layer-graph -->"
 NONE = "—"

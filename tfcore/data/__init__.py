@@ -6,6 +6,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
+from tfcore.data.base import DatasetInfo
 from tfcore.data.builtin import class_texts, house_prices_arrays
 from tfcore.data.loader import (
     DEFAULT_DATASET,
@@ -18,13 +19,14 @@ from tfcore.data.loader import (
     pipeline_steps,
 )
 from tfcore.data.loader import prefixes as dataset_prefixes
+from tfcore.data.offload import DecodeJob, JobState, decoded_apart
 from tfcore.data.sources import SOURCES
 from tfcore.data.tfds_source import SUGGESTED, default_data_dir, on_disk
 from tfcore.data.uploads import csv_columns, list_uploads, save_upload
 
 __all__ = [
     "class_texts", "csv_columns", "dataset_names", "dataset_prefixes", "dataset_title", "DatasetBundle",
-    "DatasetRequest",
+    "DatasetInfo", "DatasetRequest", "DecodeJob", "decoded_apart", "JobState",
     "default_data_dir", "DEFAULT_DATASET", "house_prices_arrays", "list_uploads", "load_dataset",
     "on_disk", "pipeline_steps", "PipelineConfig", "save_upload", "SOURCES", "SUGGESTED",
 ]

@@ -102,6 +102,33 @@ class DatasetInfo:
             "feature_names": list(self.feature_names), "notes": list(self.notes),
         }
 
+    @classmethod
+    def from_dict(cls, data: Any) -> "DatasetInfo":
+        """The info of ``to_dict`` output (a decode child's ``info.json``), checked.
+
+        Raises:
+            DatasetError: not such a mapping (``data.err.info``).
+        """
+        try:
+            if not isinstance(data, Mapping) or data.get("task") not in (
+                    "classification", "regression"):
+                raise TypeError(data)
+            classes = data["num_classes"]
+            info = cls(name=str(data["name"]),
+                       title={str(k): str(v) for k, v in dict(data["title"]).items()},
+                       task=data["task"], kind=str(data["kind"]),
+                       input_shape=tuple(int(n) for n in data["input_shape"]),
+                       num_classes=None if classes is None else int(classes),
+                       class_names=tuple(str(c) for c in data["class_names"]),
+                       n_train=int(data["n_train"]), n_val=int(data["n_val"]),
+                       n_test=int(data["n_test"]),
+                       feature_names=tuple(str(f) for f in data.get("feature_names", ())),
+                       notes=tuple(str(n) for n in data.get("notes", ())))
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            raise DatasetError(key="data.err.info",
+                               params={"value": repr(data)[:200]}) from exc
+        return info
+
 
 @dataclass(frozen=True)
 class DatasetBundle:

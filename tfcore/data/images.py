@@ -177,9 +177,12 @@ def _decode(arg: str, items: list, files: dict, size: int, channels: int) -> np.
     ds = ds.ignore_errors().batch(256)
     out = np.zeros((len(blobs), size, size, channels), np.float32)
     seen = np.zeros(len(blobs), bool)
+    from tfcore.data.progress import report
+
     for images, index in ds:
         out[index.numpy()] = images.numpy()
         seen[index.numpy()] = True
+        report(int(seen.sum()), len(blobs), "images")
     if not seen.all():
         bad = ["/".join(items[i][1]) for i in np.flatnonzero(~seen)]
         raise DatasetError(

@@ -101,6 +101,16 @@ def load_dataset(request: DatasetRequest | None = None) -> DatasetBundle:
     return _load_cached(request.to_json(), fingerprint)
 
 
+def fingerprint(request: DatasetRequest) -> str:
+    """What changes when the data behind ``request`` changes (an upload's size and
+    modification time); built-in sets have a fixed one.
+
+    Raises:
+        DatasetError: an unknown dataset name.
+    """
+    return _resolve(request)[1]
+
+
 @lru_cache(maxsize=8)
 def _load_cached(request_json: str, fingerprint: str) -> DatasetBundle:
     import json

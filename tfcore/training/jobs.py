@@ -31,6 +31,7 @@ from typing import Any, Iterator, Mapping
 from tfcore import settings
 from tfcore.errors import RunError
 from tfcore.jsonio import read_json
+from tfcore.procs import alive as process_alive
 from tfcore.rundir import (
     INTERRUPTED,
     QUEUED,
@@ -110,25 +111,13 @@ def pid_alive(pid: int | None) -> bool:
             return True
         _children.pop(pid, None)
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not process_alive(pid, reap=True):
         return False
-    except PermissionError:
-        return True
-    proc = Path(f"/proc/{pid}")
     try:
-        stat = (proc / "stat").read_text()
-        if stat.rsplit(")", 1)[-1].split()[0] == "Z":
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
-            return False
-        cmdline = (proc / "cmdline").read_bytes()
-        return b"tfcore" in cmdline or b"python" in cmdline   # else: a reused pid
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return True  # no /proc: trust kill(0)
+    return b"tfcore" in cmdline or b"python" in cmdline   # else: a reused pid
 
 
 def start_run(runs_root: Path, request: Mapping[str, Any], run_id: str | None = None) -> str:

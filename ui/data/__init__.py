@@ -10,10 +10,12 @@ from ui.data.picker import (
     RANGES,
     SOURCES,
     UPLOAD_KINDS,
+    dataset_info,
     load_with_spinner,
     pick_dataset,
 )
 
 __all__ = [
-    "IMAGE_SIZES", "RANGES", "SOURCES", "UPLOAD_KINDS", "load_with_spinner", "pick_dataset",
+    "IMAGE_SIZES", "RANGES", "SOURCES", "UPLOAD_KINDS", "dataset_info", "load_with_spinner",
+    "pick_dataset",
 ]

@@ -12,10 +12,13 @@ from tfcore.data import (
     DEFAULT_DATASET,
     SUGGESTED,
     DatasetBundle,
+    DatasetInfo,
     DatasetRequest,
+    DecodeJob,
     csv_columns,
     dataset_names,
     dataset_title,
+    decoded_apart,
     default_data_dir,
     list_uploads,
     load_dataset,
@@ -189,3 +192,62 @@ def load_with_spinner(request: DatasetRequest) -> DatasetBundle | None:
     except TFLabError as exc:
         show_error(exc)
         return None
+
+
+DECODE_POLL_S = 0.5       # how often a page reads a decode's progress
+
+
+def dataset_info(request: DatasetRequest, key: str) -> DatasetInfo | None:
+    """What a page needs to know of a dataset. A built-in set loads here, under a spinner.
+    An upload is read in a child process (``tfcore.data.offload``), so one session's big
+    zip neither stalls nor swells the server every other session runs in: while it reads,
+    its progress shows with a Cancel, and the page completes itself when it is read.
+    None until then, or on a refusal (shown, located, with "Read it again")."""
+    if not decoded_apart(request):
+        bundle = load_with_spinner(request)
+        return bundle.info if bundle is not None else None
+    try:
+        job = DecodeJob(workspace().root / "cache", request).start()
+        state = job.state()
+    except TFLabError as exc:
+        show_error(exc)
+        return None
+    if state.state == "done":
+        return state.info
+    if state.state == "running":
+        _decoding(job, key)
+        return None
+    if state.state == "cancelled":
+        st.info(t("data.decode.cancelled", name=_file(request)), icon=":material/block:")
+    elif state.error is not None:
+        show_error(state.error)
+    st.button(t("data.decode.again"), key=f"{key}.decode_again", icon=":material/refresh:",
+              on_click=job.retry)
+    return None
+
+
+def _file(request: DatasetRequest) -> str:
+    """The uploaded file's name of an ``upload:<kind>:<file>`` request, as typed."""
+    return plain(request.name.split(":", 2)[-1])
+
+
+def _decoding(job: DecodeJob, key: str) -> None:
+    """The decode's progress and Cancel, redrawn every ``DECODE_POLL_S`` until it ends;
+    then the whole page runs again with the result."""
+    @st.fragment(run_every=DECODE_POLL_S)
+    def progress() -> None:
+        state = job.state()
+        if state.state != "running":
+            st.rerun()
+        name = _file(job.request)
+        seconds = int(state.seconds)
+        if state.total:
+            st.progress(min(1.0, state.done / state.total),
+                        text=t("data.decode.progress", name=name, done=state.done,
+                               total=state.total, seconds=seconds))
+        else:
+            st.progress(0.0, text=t("data.decode.running", name=name, seconds=seconds))
+        st.button(t("data.decode.cancel"), key=f"{key}.decode_cancel",
+                  icon=":material/cancel:", on_click=job.cancel)
+
+    progress()

@@ -40,7 +40,7 @@ from ui.common import (
     recall,
     t,
 )
-from ui.data import load_with_spinner, pick_dataset
+from ui.data import dataset_info, pick_dataset
 from ui.training.loop_code import show_loop_code
 from ui.training.custom_choices import custom_losses, custom_metrics, custom_request
 from ui.training.fit import apply_fixes, fit_problems, loss_choice
@@ -265,26 +265,25 @@ def setup_form() -> FormResult:
     with right:
         st.subheader(t("train.dataset"))
         request = pick_dataset("train.data", model_shape=_model_input_shape(spec))
-        bundle = load_with_spinner(request) if request is not None else None
-        if bundle is not None:
-            info = bundle.info
+        info = dataset_info(request, "train.data") if request is not None else None
+        if info is not None:
             st.caption(t("train.dataset_info", title=plain(pick(info.title)), train=info.n_train,
                          val=info.n_val, test=info.n_test,
                          shape=" x ".join(map(str, info.input_shape)),
                          classes=info.num_classes or "-"))
     if spec is None:
         result.problems = [t("train.choose_model")]
-    if spec is None or request is None or bundle is None:
-        mirror(bundle.info.task if bundle is not None else None)
+    if spec is None or request is None or info is None:
+        mirror(info.task if info is not None else None)
         return result
     st.subheader(t("train.settings"))
-    training = training_section(bundle.info.task, bundle.info.num_classes)
+    training = training_section(info.task, info.num_classes)
     st.subheader(t("train.device_header"))
     device = device_section(training["batch_size"])
-    mirror(bundle.info.task)
+    mirror(info.task)
     result.problems = [t(p.key, **p.params) for p in
-                       fit_problems(spec, bundle.info, training["loss"])]
-    refused = loss_choice(spec, training["loss"], bundle.info.num_classes)  # for the output
+                       fit_problems(spec, info, training["loss"])]
+    refused = loss_choice(spec, training["loss"], info.num_classes)  # for the output
     result.problems += [refused] if refused else []
     if result.problems:
         return result
