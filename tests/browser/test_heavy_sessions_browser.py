@@ -13,7 +13,7 @@ import json
 import time
 from pathlib import Path
 
-from tests.browser.conftest import TIMEOUT_MS, click_and_wait, wait_idle
+from tests.browser.conftest import TIMEOUT_MS, _cmdline, click_and_wait, wait_idle
 from tests.unit.fixtures_hostile_files import image_zip
 from tfcore.model import Draft, from_dict, get_preset, new_draft_id, write_draft
 from tfcore.procs import alive
@@ -27,13 +27,8 @@ MAX_GROWTH_MB = 500
 def _server_pid(url: str) -> int:
     port = url.rsplit(":", 1)[1]
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "streamlit run app.py" in line and f"--server.port {port} " in line + " ":
+        line = _cmdline(int(entry.name)) + " " if entry.name.isdigit() else ""
+        if "streamlit run app.py" in line and f"--server.port {port} " in line:
             return int(entry.name)
     raise AssertionError(f"no streamlit server on port {port}")
 

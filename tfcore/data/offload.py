@@ -137,12 +137,9 @@ class DecodeJob:
         running (with its progress). A child that outlived its time limit by ``GRACE_S``
         is killed here; one that died without a word is reported as failed."""
         folder = self.folder
-        if (folder / "info.json").exists():
-            try:
-                return JobState("done", info=DatasetInfo.from_dict(read_json(
-                    folder / "info.json")))
-            except DatasetError as exc:
-                return JobState("failed", error=exc)
+        info = _answer(folder / "info.json")
+        if info is not None:
+            return info
         if (folder / "cancelled").exists():
             return JobState("cancelled")
         if (folder / "error.json").exists():
@@ -175,6 +172,27 @@ class DecodeJob:
         except (TypeError, KeyError, ValueError):
             done, total, unit = 0, 0, ""
         return JobState("running", seconds, done, total, unit)
+
+
+_ANSWERS: dict[Path, tuple[int, JobState]] = {}   # info.json -> (mtime_ns, its state)
+
+
+def _answer(path: Path) -> JobState | None:
+    """The done (or damaged) state of an ``info.json``, None while there is none; read and
+    checked once per version of the file (a page asks on every rerun)."""
+    try:
+        version = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    known = _ANSWERS.get(path)
+    if known is not None and known[0] == version:
+        return known[1]
+    try:
+        state = JobState("done", info=DatasetInfo.from_dict(read_json(path)))
+    except DatasetError as exc:
+        state = JobState("failed", error=exc)
+    _ANSWERS[path] = (version, state)
+    return state
 
 
 def _reap_later(proc: subprocess.Popen) -> None:
