@@ -5,6 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+# make class: the address HAProxy listens on (default: the network) and how many server
+# processes it spreads the browsers over (default: one per core, TFLAB_CLASS_PROCESSES).
+CLASS_HOST ?= 0.0.0.0
+CLASS_PROCESSES ?=
 # make test-load: spinners (default: one per core), their hard time bound in seconds,
 # how many whole runs in a row must pass, and optional pytest arguments.
 LOAD_CORES ?= $(shell nproc)
@@ -17,7 +21,7 @@ PYTEST_ARGS ?=
 TEST_WORKERS ?= $(shell n=$$(nproc); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := -n $(TEST_WORKERS) --dist loadfile
 
-.PHONY: install run test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
+.PHONY: install run class proxy test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,35 +34,48 @@ install: $(STAMP)
 run: install
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT)
 
+# The class setup (docs/classroom.md): one server process per core behind HAProxy on
+# CLASS_HOST:PORT, with cookie affinity; Ctrl-C stops it all.
+class: install proxy
+	$(PY) -m ui.serve class --host $(CLASS_HOST) --port $(PORT) \
+	  $(if $(CLASS_PROCESSES),--processes $(CLASS_PROCESSES))
+
+# HAProxy, from the distribution's packages: installed when missing and we are root.
+proxy:
+	@command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || { \
+	  if [ "$$(id -u)" = "0" ]; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; \
+	  else echo "The class setup needs HAProxy: sudo apt-get install haproxy"; exit 1; fi; }
+
 # Browser tests drive Debian's chromium; install it when missing and we are root.
 browser:
 	@test -x $(CHROMIUM) || { \
 	  if [ "$$(id -u)" = "0" ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "Browser tests need $(CHROMIUM): sudo apt-get install chromium"; exit 1; fi; }
 
-test: install browser
+test: install browser proxy
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The inner loop: unit and AppTest tiers, no browser.
-test-fast: install
+test-fast: install proxy
 	$(PY) -m pytest $(XDIST) tests/unit tests/app $(PYTEST_ARGS)
 
 # The whole suite, with make test's workers, while a CPU hog keeps every core busy
 # (tests/load/cpu_hog.py stops its spinners when pytest ends, however it ends). Exits
 # with pytest's status.
 # `make test-load LOAD_RUNS=3` must pass three times in a row.
-test-load: install browser
+test-load: install browser proxy
 	$(PY) tests/load/cpu_hog.py --cores $(LOAD_CORES) --max-seconds $(LOAD_MAX_S) -- \
 	  sh -c 'for i in $$(seq $(LOAD_RUNS)); do echo "== test-load: run $$i of $(LOAD_RUNS)"; \
 	    $(PY) -m pytest $(XDIST) $(PYTEST_ARGS) || exit $$?; done'
 
-test-unit: install
+test-unit: install proxy
 	$(PY) -m pytest tests/unit
 
 test-app: install
 	$(PY) -m pytest tests/app
 
-test-browser: install browser
+test-browser: install browser proxy
 	$(PY) -m pytest tests/browser
 
 # The model canvas's frontend, the one target that needs node and npm (dist/ is committed, so

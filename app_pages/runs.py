@@ -11,6 +11,7 @@ from ui.runs import (
     compare_panel,
     config_tab,
     curves_tab,
+    deleted_notice,
     diff_tab,
     export_tab,
     filters,
@@ -26,6 +27,7 @@ from ui.runs import (
 
 st.title(t("runs.title"))
 st.caption(t("runs.intro"))
+deleted_notice()
 
 root = workspace().runs
 summaries = list_runs(root)                  # newest first; damaged runs included

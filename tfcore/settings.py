@@ -110,13 +110,21 @@ MAX_CSV_CELLS = Setting("TFLAB_MAX_CSV_CELLS", 20_000_000, _at_least(1, int), _I
 CPUS = Setting("TFLAB_CPUS", None, str, Text("settings.allowed.cpus"),
                "set by the server for each worker of a run: the CPU set it runs on")
 
+PUBLIC_ADDRESS = Setting("TFLAB_PUBLIC_ADDRESS", None, str, Text("settings.allowed.address"),
+                         "set by the class setup for each server process behind its proxy: "
+                         "the address the proxy listens on, which decides the teacher rules "
+                         "(a process itself listens on 127.0.0.1)")
+CLASS_PROCESSES = Setting("TFLAB_CLASS_PROCESSES", None, _at_least(1, int), _INTEGER,
+                          "how many server processes the class setup starts (default: one "
+                          "per core)")
+
 LANG = Setting("TFLAB_LANG", "en", str, Text("settings.allowed.lang"),
                "the language of the command line's messages (en or zh; default en)")
 
 SETTINGS = {s.name: s for s in (WORKSPACE, TRUSTED_CODE, WARM_WORKER, WARM_IDLE, MAX_WORKERS,
                                 NET_PROBE, MAX_LAYERS, MAX_EXAMPLE_ELEMENTS, PARAM_LIMIT,
                                 MAX_MODEL_MB, MAX_DECODED_MB, MAX_CSV_COLUMNS, MAX_CSV_CELLS,
-                                CPUS, LANG)}
+                                CPUS, LANG, PUBLIC_ADDRESS, CLASS_PROCESSES)}
 
 
 def workspace_dir() -> Path | None:
@@ -174,6 +182,18 @@ def param_limit() -> int:
 def max_model_mb() -> int:
     """The most megabytes a model may need (``TFLAB_MAX_MODEL_MB``)."""
     return MAX_MODEL_MB.get()
+
+
+def public_address() -> str | None:
+    """The address the class setup's proxy listens on (``TFLAB_PUBLIC_ADDRESS``), None for
+    a server that is reached directly."""
+    return PUBLIC_ADDRESS.get()
+
+
+def class_processes() -> int:
+    """How many server processes the class setup starts (``TFLAB_CLASS_PROCESSES``,
+    default one per core)."""
+    return CLASS_PROCESSES.get() or (os.cpu_count() or 1)
 
 
 @contextmanager

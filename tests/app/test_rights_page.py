@@ -95,3 +95,20 @@ def test_trusted_code_on_a_shared_server_needs_the_teacher(address, monkeypatch)
     address("127.0.0.1")
     fresh = open_page(TIMING, "en")
     assert [a for a in fresh.text_area if a.key == "timing.ag.source"]
+
+
+@pytest.mark.parametrize("public, locked", [("0.0.0.0", True), ("10.1.2.3", True),
+                                            ("127.0.0.1", False)])
+def test_behind_the_class_proxy_the_proxy_address_decides(run_id: str, address, monkeypatch,
+                                                          public: str, locked: bool) -> None:
+    """In the class setup every process listens on 127.0.0.1 behind HAProxy; the proxy's
+    address (TFLAB_PUBLIC_ADDRESS, set by ui.serve for each process) decides the rules."""
+    address("127.0.0.1")
+    monkeypatch.setenv("TFLAB_PUBLIC_ADDRESS", public)
+    at = _open_manage(run_id, {"teacher_password": PASSWORD})
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, locked)
+    assert bool([w for w in at.text_input if w.key == "runs.manage.teacher"]) is locked
+    if locked:
+        at.text_input(key="runs.manage.teacher").set_value(PASSWORD).run()
+        assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, False)
+    assert_clean(at, "en")

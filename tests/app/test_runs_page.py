@@ -155,6 +155,10 @@ def test_rename_then_delete_exactly_one_run(tmp_path: Path) -> None:
     _button(at, "runs.manage.delete").click().run()
     assert not at.exception
     assert before - {p.name for p in root.iterdir()} == {victim}
+    # said above the list (the run's Manage tab went with it), once
+    assert [s.value for s in at.success] == [EN["runs.manage.deleted"].format(name="renamed run")]
+    at.run()
+    assert not at.success
 
 
 def test_damaged_run_is_listed_and_page_still_works(runs: dict) -> None:

@@ -90,3 +90,26 @@ def test_the_watch_names_runs_whose_state_changed_or_that_are_gone() -> None:
     assert changed_states(shown) == ["run-c1"]
     shutil.rmtree(default_workspace().runs / "queued-c2")
     assert changed_states(shown) == ["run-c1", "queued-c2"]
+
+
+
+def test_the_watch_sees_a_run_added_or_deleted_by_another_browser() -> None:
+    """A run deleted or started elsewhere (another browser, perhaps served by another server
+    process of the class setup) makes the page stale at the watch's next look, even when
+    no listed run changed its state."""
+    from tfcore.runs import delete_run
+    from ui.common import run_store
+    from ui.training.run_picker import stale
+
+    root = default_workspace().ensure().runs
+    _run("done-d1", "2026-01-02T10:00:00+00:00", "finished")
+    _run("live-d2", "2026-01-02T11:00:00+00:00", "running")
+    listed, active = run_store().folder_ids(), {"live-d2": "running"}
+    assert listed == ["done-d1", "live-d2"]
+    assert not stale(active, listed)
+    delete_run(root, "done-d1")
+    assert stale(active, listed)
+    listed = run_store().folder_ids()
+    assert not stale(active, listed)
+    _run("new-d3", "2026-01-02T12:00:00+00:00", "queued")
+    assert stale(active, listed)

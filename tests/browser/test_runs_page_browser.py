@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.waits import SELECTBOX_TEXT_JS
 from tests.browser.conftest import click_button, fill_and_wait, select_tab, wait_idle
 from tests.unit.fixtures_runs import make_run
 from tfcore.jsonio import read_json
@@ -51,13 +52,7 @@ def test_open_run_see_checkpoints_restore_and_evaluate(server: str, page, run_id
 STALE_A, STALE_B = "browser_label_alpha", "browser_label_beta"
 
 # The text the Runs page's run picker shows for its choice (it may sit in an input).
-RUN_PICKER_JS = """label => {
-  const box = [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stSelectbox']")]
-    .find(b => b.innerText.trim().startsWith(label));
-  if (!box) return '';
-  return [box.innerText, ...[...box.querySelectorAll('input')].map(i => i.value || '')]
-    .join('\\n');
-}"""
+RUN_PICKER_JS = SELECTBOX_TEXT_JS
 
 
 def test_the_run_picker_shows_the_run_it_details_after_a_filter_drops_its_choice(

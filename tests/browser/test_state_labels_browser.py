@@ -6,19 +6,14 @@ from __future__ import annotations
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.waits import SELECTBOX_TEXT_JS
 from tests.browser.conftest import TIMEOUT_MS, click_button, settle
 from ui.common.i18n import catalog
 
 EN = catalog("en")
 
 # The text the Train page's run picker shows for its choice (it may sit in an input).
-PICKER_JS = """label => {
-  const box = [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stSelectbox']")]
-    .find(b => b.innerText.trim().startsWith(label));
-  if (!box) return '';
-  return [box.innerText, ...[...box.querySelectorAll('input')].map(i => i.value || '')]
-    .join('\\n');
-}"""
+PICKER_JS = SELECTBOX_TEXT_JS
 # The sidebar's "Active runs: N" line.
 COUNT_JS = """prefix => {
   const bar = document.querySelector("[data-testid='stSidebar']");

@@ -31,6 +31,16 @@ TIMEOUT_MS = 180_000
 LOST_CLICK_MS = 20_000
 CHART = "[data-testid='stVegaLiteChart']"
 
+# The text a selectbox of the main area shows for its choice, found by its label (the
+# choice may sit in an input): ``page.evaluate(SELECTBOX_TEXT_JS, label)``.
+SELECTBOX_TEXT_JS = """label => {
+  const box = [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stSelectbox']")]
+    .find(b => b.innerText.trim().startsWith(label));
+  if (!box) return '';
+  return [box.innerText, ...[...box.querySelectorAll('input')].map(i => i.value || '')]
+    .join('\\n');
+}"""
+
 Expect = Union[None, str, Any]  # text, or a playwright Locator
 
 

@@ -50,6 +50,7 @@ from tfcore.lessons.format import (
     parse_lesson,
     query_text,
 )
+from tfcore.lessons.pairs import PAIR_TTL, pair_step, prune_pairs, publish_pair
 from tfcore.lessons.pages import PAGES, RESERVED_PARAMS, PageInfo
 from tfcore.lessons.store import (
     SHIPPED_DIR,
@@ -61,6 +62,10 @@ from tfcore.lessons.store import (
 )
 
 __all__ = [
+    "PAIR_TTL",
+    "pair_step",
+    "prune_pairs",
+    "publish_pair",
     "Capture",
     "add_to_lesson",
     "append_step",

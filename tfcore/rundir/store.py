@@ -308,6 +308,11 @@ class RunStore:
             raise RunError(key="errors.run_id", params={"run": run_id})
         return RunPaths(self.root / run_id)
 
+    def folder_ids(self) -> list[str]:
+        """The run folders' names, sorted; re-listed only when the runs root changed (one
+        ``stat``), no run file read: cheap enough to poll."""
+        return cached_listing(self.root, _run_folders)
+
     def run_ids(self) -> list[str]:
         """Every run id, newest first (by creation time)."""
         return [record.run_id for record in self.list()]

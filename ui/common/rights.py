@@ -1,7 +1,8 @@
 """Teacher rights: on a shared server, destructive actions need the teacher password.
 
 On a loopback server (only this machine can connect) everyone may delete, rename and
-run trusted code. When the server listens on any other address, those actions are off
+run trusted code. When the server listens on any other address (or, in the class setup,
+its proxy does: every process applies the same rule), those actions are off
 unless ``.streamlit/secrets.toml`` holds ``teacher_password`` and the teacher typed it in
 this browser session (compared in constant time).
 """
@@ -12,6 +13,8 @@ import hmac
 import ipaddress
 
 import streamlit as st
+
+from tfcore.settings import public_address
 
 from ui.common.i18n import t
 
@@ -35,8 +38,12 @@ def is_loopback_address(address: str | None) -> bool:
 
 
 def server_is_loopback() -> bool:
-    """Whether this server listens on a loopback address only (``server.address``)."""
-    return is_loopback_address(st.get_option("server.address"))
+    """Whether only this machine can reach this server: the address it listens on
+    (``server.address``) or, behind the class setup's proxy, the proxy's
+    (``TFLAB_PUBLIC_ADDRESS``; each process itself listens on 127.0.0.1)."""
+    public = public_address()
+    return is_loopback_address(public if public is not None
+                               else st.get_option("server.address"))
 
 
 def teacher_password() -> str | None:

@@ -17,8 +17,18 @@ from ui.runs.detail import pick_checkpoint, variable_browser
 EVAL = "runs.eval.result"
 EXPORT = "runs.export.result"
 FLASH = "runs.flash"
+DELETED = "deleted"            # FLASH area: shown above the list, not in a tab
 FRESH = "runs.fresh.result"
 FRESH_COUNT = 4
+
+
+def deleted_notice() -> None:
+    """Above the list, once: which run was just deleted (its Manage tab is gone with it,
+    and the filter that found it may now find none)."""
+    found = st.session_state.get(FLASH)
+    if found and found[0] == DELETED:
+        st.session_state.pop(FLASH, None)
+        st.success(found[1], icon=":material/delete:")
 
 
 def _flash(area: str) -> None:
@@ -247,8 +257,8 @@ def manage_tab(root: Path, summary: RunSummary) -> None:
                  key="runs.manage.delete"):
         with guarded():
             delete_run(root, summary.run_id)
-            st.session_state[FLASH] = ("manage", t("runs.manage.deleted",
-                                                   name=plain(summary.name)))
+            st.session_state[FLASH] = (DELETED, t("runs.manage.deleted",
+                                                  name=plain(summary.name)))
             st.rerun()
     _flash("manage")
 

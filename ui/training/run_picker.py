@@ -73,16 +73,26 @@ def changed_states(shown: Mapping[str, str]) -> list[str]:
     return changed
 
 
+def stale(active: Mapping[str, str], listed: list[str]) -> bool:
+    """Whether a page drawn with the runs ``listed`` (folder names) and ``active`` (id ->
+    state as drawn) must be drawn again: an active run's state changed, or a run was added
+    or deleted (one ``stat`` of the runs folder while nothing changed)."""
+    return bool(changed_states(active)) or run_store().folder_ids() != listed
+
+
 def watch_states(states: Mapping[str, str]) -> None:
     """While a listed run is active, check its state every ``WATCH_POLL_S`` and rerun the
-    page when it changed; a page whose runs are all final polls nothing."""
+    page when it changed, or when a run was added or deleted meanwhile (by another
+    browser, perhaps served by another server process); a page whose runs are all final
+    polls nothing."""
     active = {run_id: state for run_id, state in states.items() if state in ACTIVE_STATES}
     if not active:
         return
+    listed = run_store().folder_ids()          # as drawn (list() reads these folders)
 
     @st.fragment(run_every=WATCH_POLL_S)
     def watch() -> None:
-        if changed_states(active):
+        if stale(active, listed):
             st.rerun()
 
     watch()
