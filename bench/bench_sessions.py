@@ -28,8 +28,16 @@ Goal: p95 <= 2 s with N = 30 on this machine.
     .venv/bin/python bench/bench_sessions.py [--sessions 1,10,30] [--duration 40]
         [--think 2] [--seed-runs 20] [--pace 20] [--budget 300]
     .venv/bin/python bench/bench_sessions.py --follow 30 [--duration 60] [--every 10]
+    .venv/bin/python bench/bench_sessions.py --serve single,class --sessions 60,120
 
-Goal on a 2-core machine: 30 sessions and one live run, page p95 <= 2 s, stall <= 3 s.
+``--serve class`` runs the same classroom through the class setup (``make class``: one
+server process per core behind HAProxy; each session loads the page's HTML first, as a
+browser does, and its websocket carries the proxy's cookie); ``--serve single,class`` runs
+both one after the other over the same workspace and live run and prints them side by
+side, with each setup's first page run after its start.
+
+Goal on a 2-core machine: 30 sessions and one live run, page p95 <= 2 s, stall <= 3 s
+with one process; 60 sessions with the class setup (issue 27).
 Everything listens on and connects to 127.0.0.1; every wait is bounded; the server and the
 training worker are stopped at the end.
 """
@@ -220,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--live", choices=("worker", "synthetic"), default="worker",
                    help="live run: a real training worker (default), or a writer that "
                         "plays one without TensorFlow")
+    p.add_argument("--serve", default="single",
+                   help="single (one streamlit process), class (make class's setup: "
+                        "--processes server processes behind HAProxy) or single,class: both, "
+                        "one after the other, and a side-by-side table (default single)")
+    p.add_argument("--processes", type=int, default=os.cpu_count() or 1,
+                   help="--serve class: server processes (default: one per core)")
     p.add_argument("--follow", type=int, metavar="N",
                    help="N sessions follow the teacher; the lead moves every --every s")
     p.add_argument("--every", type=float, default=10.0,
@@ -237,16 +251,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.follow is not None:
         return follow_main(args)
     counts = [int(n) for n in args.sessions.split(",") if n.strip()]
-    if any(n < 1 or n > 100 for n in counts):
-        raise SystemExit("--sessions: each N must be in 1..100")
+    if any(n < 1 or n > 200 for n in counts):
+        raise SystemExit("--sessions: each N must be in 1..200")
+    modes = [m.strip() for m in args.serve.split(",") if m.strip()]
+    if not modes or set(modes) - {"single", "class"}:
+        raise SystemExit("--serve: single, class or both (single,class)")
     began = time.monotonic()
+    results: dict[str, tuple[list[dict], dict, float]] = {}
     with tempfile.TemporaryDirectory(prefix="tflab-bench-") as tmp:
         workspace = Path(tmp) / "ws"
         runs_root = workspace / "runs"
         runs_root.mkdir(parents=True)
         env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
-        port = free_port()
-        server = start_server(workspace, port, Path(tmp) / "server.log")
         run_id, feeder = None, None
         try:
             prepared = subprocess.run(
@@ -262,16 +278,12 @@ def main(argv: list[str] | None = None) -> int:
                     env=env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                     start_new_session=True)
                 run_id = feeder.stdout.readline().strip()
-            wait_healthy(port, server)
-            print(f"server 127.0.0.1:{port}, live run {run_id}, "
-                  f"{args.seed_runs} finished runs, sessions {counts}, {args.duration:.0f} s each")
-            left = args.budget - (time.monotonic() - began)
-            rows, warmup = asyncio.run(asyncio.wait_for(
-                bench(f"ws://{HOST}:{port}/_stcore/stream", counts, args.duration, args.think,
-                      args.timeout), left))
-            status = run_status(runs_root, run_id)
-            print(f"live run: {status.get('state')} at step {status.get('step')}")
-            print_pages(rows)
+            for mode in modes:
+                left = args.budget - (time.monotonic() - began)
+                results[mode] = serve_and_bench(mode, workspace, Path(tmp), counts, args, left)
+                status = run_status(runs_root, run_id)
+                print(f"live run: {status.get('state')} at step {status.get('step')}")
+                print_pages(results[mode][0])
         except (asyncio.TimeoutError, TimeoutError):
             print(f"bench exceeded its budget of {args.budget:.0f} s", file=sys.stderr)
             return 1
@@ -286,27 +298,97 @@ def main(argv: list[str] | None = None) -> int:
                 stop_worker(runs_root, run_id)
             if feeder is not None:
                 feeder.wait(timeout=30)
-            stop_server(server)
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            # A client that closes its socket makes Streamlit log WebSocketDisconnected.
-            if log.count("Traceback") > log.count("WebSocketDisconnected"):
-                print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+    if len(results) > 1:
+        print_side_by_side(results)
     return 0
 
 
+def start_class(workspace: Path, port: int, processes: int, log: Path) -> subprocess.Popen:
+    """``python -m ui.serve class`` on 127.0.0.1:``port``; returns once it printed READY
+    (its processes warmed, HAProxy answering)."""
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ui.serve", "class", "--host", HOST, "--port", str(port),
+             "--processes", str(processes)],
+            cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while "READY" not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(proc)
+            raise SystemExit("the class setup did not start:\n"
+                             + log.read_text(errors="replace")[-3000:])
+        time.sleep(0.2)
+    return proc
+
+
+def serve_and_bench(mode: str, workspace: Path, tmp: Path, counts: list[int],
+                    args: argparse.Namespace, left: float) -> tuple[list[dict], dict, float]:
+    """Start the server (``single``: one ``streamlit run``; ``class``: the class setup),
+    run every N against it, stop it. Returns the rows, the first run of each page (the
+    first visitor's wait after a start) and the seconds from the start command until the
+    address answered (the class setup answers once its processes are warm)."""
+    port = free_port()
+    log = tmp / f"server-{mode}.log"
+    began = time.monotonic()
+    if mode == "class":
+        server = start_class(workspace, port, args.processes, log)
+    else:
+        server = start_server(workspace, port, log)
+    try:
+        if mode == "single":
+            wait_healthy(port, server)
+        ready = time.monotonic() - began
+        print(f"[{mode}] 127.0.0.1:{port}"
+              + (f" ({args.processes} server processes behind HAProxy)" if mode == "class"
+                 else " (one server process)")
+              + f", {args.seed_runs} finished runs, sessions {counts}, "
+                f"{args.duration:.0f} s each", flush=True)
+        rows, warmup = asyncio.run(asyncio.wait_for(
+            bench(f"ws://{HOST}:{port}/_stcore/stream", counts, args.duration, args.think,
+                  args.timeout), left))
+        return rows, warmup, ready
+    finally:
+        stop_server(server)
+        text = log.read_text(errors="replace")
+        # A client that closes its socket makes Streamlit log WebSocketDisconnected.
+        if text.count("Traceback") > text.count("WebSocketDisconnected"):
+            print("server log (tail):\n" + text[-3000:], file=sys.stderr)
+
+
+def print_side_by_side(results: dict[str, tuple[list[dict], dict, float]]) -> None:
+    """One table: each N's figures per way of serving, measured in this run."""
+    print("\nside by side (same workspace, same live run, one after the other):")
+    print(f"{'serve':>7} {'N':>4} {'page runs':>10} {'errors':>7} {'p50 s':>7} {'p95 s':>7} "
+          f"{'max stall s':>12} {'first page s':>13} {'answers after s':>16}")
+    for mode, (rows, warmup, ready) in results.items():
+        for r in rows:
+            print(f"{mode:>7} {r['n']:>4} {r['runs']:>10} {r['errors']:>7} {r['p50']:>7.2f} "
+                  f"{r['p95']:>7.2f} {r['stall']:>12.2f} {warmup[PAGES[0]]:>13.2f} "
+                  f"{ready:>16.1f}")
+
+
 def follow_main(args: argparse.Namespace) -> int:
-    if not 1 <= args.follow <= 100:
-        raise SystemExit("--follow: N must be in 1..100")
+    if not 1 <= args.follow <= 200:
+        raise SystemExit("--follow: N must be in 1..200")
+    if args.serve not in ("single", "class"):
+        raise SystemExit("--follow: --serve single or --serve class, one at a time")
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tflab-bench-follow-") as tmp:
         workspace = Path(tmp) / "ws"
         workspace.mkdir()
         port = free_port()
-        server = start_server(workspace, port, Path(tmp) / "server.log")
+        if args.serve == "class":
+            server = start_class(workspace, port, args.processes, Path(tmp) / "server.log")
+        else:
+            server = start_server(workspace, port, Path(tmp) / "server.log")
         try:
-            wait_healthy(port, server)
+            if args.serve != "class":
+                wait_healthy(port, server)
             load = os.getloadavg()
-            print(f"server 127.0.0.1:{port}, {args.follow} following sessions, a move every "
+            print(f"[{args.serve}] 127.0.0.1:{port}, {args.follow} following sessions, "
+                  f"a move every "
                   f"{args.every:.0f} s for {args.duration:.0f} s; load average "
                   f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
             left = args.budget - (time.monotonic() - began)

@@ -22,6 +22,19 @@ CHART_TYPES = {"vega_lite_chart", "arrow_vega_lite_chart"}
 BAR_STEP = re.compile(r"Step (\d+) of \d+")               # the step bar's "Step k of n"
 
 
+def page_cookie(stream_url: str) -> str:
+    """The ``Cookie`` header a browser would send after loading the page's HTML from the
+    server behind ``stream_url`` (``ws://host:port/_stcore/stream``); "" when none is set."""
+    import urllib.request
+
+    http = "http" + stream_url[2:].split("/_stcore/", 1)[0] + "/"
+    with urllib.request.urlopen(http, timeout=30) as reply:
+        reply.read()
+        cookies = [v.split(";", 1)[0] for k, v in reply.headers.items()
+                   if k.lower() == "set-cookie"]
+    return "; ".join(cookies)
+
+
 @dataclass
 class Session:
     """One websocket session that behaves like a browser tab."""
@@ -44,10 +57,15 @@ class Session:
     steps_seen: dict = field(default_factory=dict)                # lesson step -> first seen
 
     async def open(self) -> None:
+        """Load the page's HTML first, as a browser does, and keep the cookies it sets:
+        behind the class setup's proxy that cookie pins the session to one server
+        process, so the websocket must carry it."""
         from websockets.asyncio.client import connect
 
+        cookie = await asyncio.to_thread(page_cookie, self.url)
         self._ws = await connect(self.url, subprotocols=["streamlit"], max_size=None,
-                                 open_timeout=30, ping_interval=None)
+                                 open_timeout=30, ping_interval=None,
+                                 additional_headers={"Cookie": cookie} if cookie else None)
         self._reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:

@@ -10,6 +10,7 @@ import os
 import shutil
 import stat
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -168,4 +169,12 @@ def open_regular(path: str | os.PathLike[str], shown: str | None = None,
 def default_workspace() -> Workspace:
     """The workspace named by ``TFLAB_WORKSPACE``, else ``./workspace`` in the project."""
     path = settings.workspace_dir() or PROJECT_ROOT / "workspace"
-    return Workspace(path.resolve())
+    return Workspace(_resolved(str(path)))
+
+
+@lru_cache(maxsize=16)
+def _resolved(path: str) -> Path:
+    """``Path(path).resolve()``, once per name: every page run of every session asks for
+    the workspace, and a resolve is a system call per path part (a profile of 30 sessions
+    found it among the server's hot spots)."""
+    return Path(path).resolve()

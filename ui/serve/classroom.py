@@ -152,6 +152,7 @@ class ClassServer:
                 self._warm(backend)
             if self.proxy:
                 self._start_proxy(haproxy)
+            self._check_stop()
         except BaseException:
             self.stop()
             raise
@@ -176,9 +177,14 @@ class ClassServer:
         except (OSError, AttributeError):
             return ""
 
+    def _check_stop(self) -> None:
+        if self.stopping:              # Ctrl-C or SIGTERM while starting
+            raise RuntimeError("stopped while starting")
+
     def _wait_healthy(self, backend: Backend) -> None:
         deadline = time.monotonic() + START_S
         while not _answers(backend.health_url):
+            self._check_stop()
             proc = backend.proc
             if proc is not None and proc.poll() is not None:
                 text = self._tail(backend.log)
@@ -195,6 +201,7 @@ class ClassServer:
 
     def _warm(self, backend: Backend) -> None:
         for page in WARM_PAGES:
+            self._check_stop()
             try:
                 seconds = run_page(backend.stream_url, page, timeout=START_S)
             except (OSError, ConnectionError, TimeoutError) as exc:
