@@ -21,7 +21,7 @@ PYTEST_ARGS ?=
 TEST_WORKERS ?= $(shell n=$$(nproc); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := -n $(TEST_WORKERS) --dist loadfile
 
-.PHONY: install run class proxy test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
+.PHONY: install run class proxy test-class test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ browser:
 
 test: install browser proxy
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
+
+# The class setup in a browser (tests/browser/test_class_browser.py: two process groups
+# behind HAProxy over one workspace). Not in make test yet: it failed under the whole
+# suite's load on a 2-core machine (see docs/classroom.md).
+test-class: install browser proxy
+	$(PY) -m pytest -m class_browser tests/browser/test_class_browser.py $(PYTEST_ARGS)
 
 # The inner loop: unit and AppTest tiers, no browser.
 test-fast: install proxy

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ from ui.serve import COOKIE, find_haproxy
 
 EN = catalog("en")
 START_S = 300.0
+pytestmark = pytest.mark.class_browser         # make test-class (not make test yet)
 PICKER_JS = SELECTBOX_TEXT_JS
 
 
@@ -135,6 +137,27 @@ def _wait_state(workspace: Path, name: str, state: str) -> dict:
     raise AssertionError(f"{name} is {_runs(workspace).get(name)}, not {state}")
 
 
+def _stop_active(workspace: Path) -> None:
+    """Stop what an earlier attempt left training (its runs hold the one worker slot)."""
+    from tfcore.training import stop_run
+
+    for name, status in _runs(workspace).items():
+        if status.get("state") in ("running", "queued", "stopping"):
+            run_id = next(p.name for p in (workspace / "runs").iterdir()
+                          if (p / "run.json").exists()
+                          and json.loads((p / "run.json").read_text()).get("name") == name)
+            stop_run(workspace / "runs", run_id)
+    for name in list(_runs(workspace)):
+        _wait_state_any(workspace, name)
+
+
+def _wait_state_any(workspace: Path, name: str) -> None:
+    deadline = time.monotonic() + TRAINING_S / 1000
+    while _runs(workspace).get(name, {}).get("state") in ("running", "queued", "stopping"):
+        assert time.monotonic() < deadline, f"{name} did not stop"
+        time.sleep(0.2)                    # polls the run's state file
+
+
 def test_a_fresh_browser_is_given_one_of_the_hosts_processes(classroom) -> None:
     url, _ = classroom
     given = set()
@@ -149,51 +172,54 @@ def test_a_fresh_browser_is_given_one_of_the_hosts_processes(classroom) -> None:
 def test_a_run_started_on_one_process_is_watched_stopped_and_deleted_from_the_other(
         classroom, browser, tmp_path: Path) -> None:
     url, workspace = classroom
+    _stop_active(workspace)                # a rerun starts with the worker slot free
+    tag = uuid.uuid4().hex[:6]             # and with names of its own
+    from_a, from_b = f"from_a_{tag}", f"from_b_{tag}"
     foreign: list[str] = []
     ctx_a, a = _tab(browser, url, "s0", foreign)       # the proxy host's process
     ctx_b, b = _tab(browser, url, "h0", foreign)       # "the other host's" process
     try:
-        a.goto(f"{url}/train?lang=en&epochs=300&pace=20&name=from_a")
+        a.goto(f"{url}/train?lang=en&epochs=300&pace=20&name={from_a}")
         settle(a, EN["train.title"])
         click_and_wait(a, a.get_by_role("button", name=EN["train.start"]).first,
                        expect=a.get_by_role("button", name=EN["train.stop"], disabled=False))
-        _wait_state(workspace, "from_a", "running")
+        _wait_state(workspace, from_a, "running")
 
         # B watches A's run live: its logged steps grow without a click
-        b.goto(f"{url}/train?lang=en&epochs=300&pace=20&name=from_b")
+        b.goto(f"{url}/train?lang=en&epochs=300&pace=20&name={from_b}")
         settle(b, EN["train.title"])
-        _wait_picker(b, f"from_a · {EN['state.running']} · ")
+        _wait_picker(b, f"{from_a} · {EN['state.running']} · ")
         first = wait_logged(b, 0)
         assert wait_logged(b, first + 5) > first + 5
 
         # B's own run waits: one worker for the class, whichever process starts a run
         click_button(b, EN["train.start"])
-        _wait_picker(b, f"from_b · {EN['state.queued']} · ")
-        assert _runs(workspace)["from_a"]["state"] == "running"
-        assert _runs(workspace)["from_b"]["queue_position"] == 1
+        _wait_picker(b, f"{from_b} · {EN['state.queued']} · ")
+        assert _runs(workspace)[from_a]["state"] == "running"
+        assert _runs(workspace)[from_b]["queue_position"] == 1
 
         # B stops A's run; B's run then starts
-        choose_option(b, EN["train.watch"], "from_a", exact=False,
+        choose_option(b, EN["train.watch"], from_a, exact=False,
                       expect=b.get_by_role("button", name=EN["train.stop"], disabled=False))
         click_button(b, EN["train.stop"])
-        _wait_state(workspace, "from_a", "stopped")
-        _wait_state(workspace, "from_b", "running")
-        _wait_picker(a, f"from_a · {EN['state.stopped']} · ")     # A follows, no click
+        _wait_state(workspace, from_a, "stopped")
+        _wait_state(workspace, from_b, "running")
+        _wait_picker(a, f"{from_a} · {EN['state.stopped']} · ")     # A follows, no click
 
         # B deletes A's run on the Runs page; A's run picker drops it by itself
         b.goto(f"{url}/runs?lang=en")
         settle(b, EN["runs.title"])
-        fill_and_wait(b, b.get_by_label(EN["runs.filter.text"]), "from_a",
+        fill_and_wait(b, b.get_by_label(EN["runs.filter.text"]), from_a,
                       expect=b.get_by_role("tab", name=EN["runs.tab.manage"], exact=True).first)
         panel = select_tab(b, EN["runs.tab.manage"])
-        confirm = EN["runs.manage.confirm"].format(name="from_a")
+        confirm = EN["runs.manage.confirm"].format(name=from_a)
         click_and_wait(b, panel.get_by_text(confirm, exact=True).first,
                        expect=panel.get_by_role("button", name=EN["runs.manage.delete"],
                                                 disabled=False))
         click_button(b, EN["runs.manage.delete"], scope=panel,
-                     expect=EN["runs.manage.deleted"].format(name="from_a"))   # above the list
-        assert "from_a" not in _runs(workspace)
-        _wait_picker(a, f"from_b · {EN['state.running']} · ", absent="from_a")
+                     expect=EN["runs.manage.deleted"].format(name=from_a))   # above the list
+        assert from_a not in _runs(workspace)
+        _wait_picker(a, f"{from_b} · {EN['state.running']} · ", absent=from_a)
         a.screenshot(path=str(tmp_path / "a-after-delete.png"), full_page=True)
         for context in (ctx_a, ctx_b):          # each browser stayed with its process
             [cookie] = [c["value"] for c in context.cookies() if c["name"] == COOKIE]

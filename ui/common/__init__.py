@@ -32,11 +32,13 @@ from ui.common.script_hooks import disable_keras_reset, keras_reset_disabled
 from ui.common.sidebar import presenter_mode
 from ui.common.sidebar import render as render_sidebar
 from ui.common.text import plain, plain_params
+from ui.common.st_compat import protocol_messages
 from ui.common.widgets import choose_placeholder
 
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
+    "protocol_messages",
     "CURRENT_SPEC_KEY",
     "DEFAULT_LANG",
     "PAGES",

@@ -25,6 +25,8 @@ PRIVATE = (
     ("streamlit.dataframe_util", "convert_anything_to_arrow_bytes"),
     ("streamlit.elements.vega_charts", "_convert_altair_to_vega_lite_spec"),
     ("streamlit.runtime.state", "get_session_state"),
+    ("streamlit.proto.BackMsg_pb2", "BackMsg"),
+    ("streamlit.proto.ForwardMsg_pb2", "ForwardMsg"),
 )
 # SessionState (behind get_session_state()._state): the methods read, and the widget
 # metadata fields they return
@@ -33,7 +35,16 @@ METADATA_FIELDS = ("formatted_options", "value_type")
 CONTEXT_FIELDS = ("cursors",)          # ScriptRunContext: replaced at the start of each run
 
 __all__ = ["altair_to_vega_lite", "arrow_bytes", "choice_widget_keys", "cleanup_hook",
-           "get_script_run_ctx", "set_cleanup_hook", "PRIVATE", "WRITTEN_FOR"]
+           "get_script_run_ctx", "protocol_messages", "set_cleanup_hook", "PRIVATE",
+           "WRITTEN_FOR"]
+
+
+def protocol_messages() -> tuple[type, type]:
+    """Streamlit's websocket messages (``BackMsg``, ``ForwardMsg``), for the class setup's
+    warm-up, which runs a page the way a browser tab does."""
+    back = importlib.import_module("streamlit.proto.BackMsg_pb2").BackMsg
+    forward = importlib.import_module("streamlit.proto.ForwardMsg_pb2").ForwardMsg
+    return back, forward
 
 
 def _runner() -> Any | None:

@@ -14,10 +14,11 @@ import time
 
 
 async def _run_page(url: str, page: str, timeout: float) -> float:
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
     from websockets.asyncio.client import connect
 
+    from ui.common import protocol_messages
+
+    BackMsg, ForwardMsg = protocol_messages()
     start = time.monotonic()
     conn = await connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
                          ping_interval=None)
