@@ -59,26 +59,19 @@ sys.path.insert(0, str(ROOT))
 
 PAGES = ("home", "train", "runs")
 HOST = "127.0.0.1"
-FOLLOW_LESSON, FOLLOW_PAGE = "handbook", "tensors"        # its step 1 is on the Tensors page
 
 
 # ------------------------------------------------ workspace, live run, browser-like tabs
 
 
 from sessions_setup import (  # noqa: E402 - bench/ is on sys.path
-    feed, free_port, prepare_workspace, run_status, start_server, stop_server,
-    stop_worker, wait_healthy)
+    feed, free_port, percentile, prepare_workspace, run_status, start_class, start_server,
+    stop_server, stop_worker, wait_healthy)
+from follow_bench import follow_main  # noqa: E402 - bench/ is on sys.path
 from session_client import Session  # noqa: E402 - bench/ is on sys.path
 
 
 # ---------------------------------------------------------------- one phase: N sessions
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def max_gap(events: list[float], start: float, end: float) -> float:
@@ -145,51 +138,6 @@ async def bench(url: str, counts: list[int], duration: float, think: float,
     finally:
         await watcher.close()
     return rows, warmup
-
-
-async def follow_bench(url: str, workspace: Path, n: int, duration: float, every: float,
-                       timeout: float) -> dict:
-    """N following sessions; the lead moves every ``every`` s; latency of each move."""
-    from tfcore.lessons import read_lesson, set_lead
-    from tfcore.lessons.store import SHIPPED_DIR
-    from tfcore.workspace import Workspace
-
-    ws, teacher = Workspace(workspace), "bench-teacher-0001"
-    last = len(read_lesson(SHIPPED_DIR / f"{FOLLOW_LESSON}.json").lesson.steps)
-    set_lead(ws, FOLLOW_LESSON, 1, leader=teacher, teacher=True)
-    warm = Session(url, "warm", query=f"lesson={FOLLOW_LESSON}&step=1&lang=en")
-    await warm.open()
-    for page in ("tensors", "builder", "train", "runs", "timing"):   # first runs: cold
-        await warm.page_run(page, 180.0)
-    await warm.close()
-    sessions = [Session(url, f"f{i}", query=f"lesson={FOLLOW_LESSON}&step=1&follow=1&lang=en")
-                for i in range(n)]
-    await asyncio.gather(*(s.open() for s in sessions))
-    moves: dict[int, float] = {}
-    try:
-        await asyncio.gather(*(s.page_run(FOLLOW_PAGE, timeout) for s in sessions))
-        start, step = time.monotonic(), 1
-        while step < last and time.monotonic() - start + every <= duration:
-            await asyncio.sleep(every)            # the teacher's pace, not a wait for a state
-            step += 1
-            moves[step] = time.monotonic()
-            await asyncio.to_thread(set_lead, ws, FOLLOW_LESSON, step, leader=teacher,
-                                    teacher=True)
-        settle_until = time.monotonic() + min(every, timeout)
-        while time.monotonic() < settle_until and not all(
-                step in s.steps_seen for s in sessions):
-            await asyncio.sleep(0.2)              # the last move reaches every session
-    finally:
-        await asyncio.gather(*(s.close() for s in sessions), return_exceptions=True)
-    times = [s.steps_seen[k] - t for s in sessions for k, t in moves.items()
-             if k in s.steps_seen and s.steps_seen[k] >= t]
-    missed = sum(1 for s in sessions for k in moves if k not in s.steps_seen)
-    return {"n": n, "moves": len(moves), "shown": len(times), "missed": missed,
-            "errors": sum(s.errors for s in sessions), "p50": percentile(times, 0.5),
-            "p95": percentile(times, 0.95), "max": max(times, default=float("nan")),
-            "per_move": {k: percentile([s.steps_seen[k] - t for s in sessions
-                                        if k in s.steps_seen], 0.95)
-                         for k, t in moves.items()}}
 
 
 def print_head(warmup: dict) -> None:
@@ -303,26 +251,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def start_class(workspace: Path, port: int, processes: int, log: Path) -> subprocess.Popen:
-    """``python -m ui.serve class`` on 127.0.0.1:``port``; returns once it printed READY
-    (its processes warmed, HAProxy answering)."""
-    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "ui.serve", "class", "--host", HOST, "--port", str(port),
-             "--processes", str(processes)],
-            cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 300
-    while "READY" not in log.read_text(errors="replace"):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            stop_server(proc)
-            raise SystemExit("the class setup did not start:\n"
-                             + log.read_text(errors="replace")[-3000:])
-        time.sleep(0.2)
-    return proc
-
-
 def serve_and_bench(mode: str, workspace: Path, tmp: Path, counts: list[int],
                     args: argparse.Namespace, left: float) -> tuple[list[dict], dict, float]:
     """Start the server (``single``: one ``streamlit run``; ``class``: the class setup),
@@ -367,51 +295,6 @@ def print_side_by_side(results: dict[str, tuple[list[dict], dict, float]]) -> No
             print(f"{mode:>7} {r['n']:>4} {r['runs']:>10} {r['errors']:>7} {r['p50']:>7.2f} "
                   f"{r['p95']:>7.2f} {r['stall']:>12.2f} {warmup[PAGES[0]]:>13.2f} "
                   f"{ready:>16.1f}")
-
-
-def follow_main(args: argparse.Namespace) -> int:
-    if not 1 <= args.follow <= 200:
-        raise SystemExit("--follow: N must be in 1..200")
-    if args.serve not in ("single", "class"):
-        raise SystemExit("--follow: --serve single or --serve class, one at a time")
-    began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="tflab-bench-follow-") as tmp:
-        workspace = Path(tmp) / "ws"
-        workspace.mkdir()
-        port = free_port()
-        if args.serve == "class":
-            server = start_class(workspace, port, args.processes, Path(tmp) / "server.log")
-        else:
-            server = start_server(workspace, port, Path(tmp) / "server.log")
-        try:
-            if args.serve != "class":
-                wait_healthy(port, server)
-            load = os.getloadavg()
-            print(f"[{args.serve}] 127.0.0.1:{port}, {args.follow} following sessions, "
-                  f"a move every "
-                  f"{args.every:.0f} s for {args.duration:.0f} s; load average "
-                  f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
-            left = args.budget - (time.monotonic() - began)
-            r = asyncio.run(asyncio.wait_for(follow_bench(
-                f"ws://{HOST}:{port}/_stcore/stream", workspace, args.follow, args.duration,
-                args.every, args.timeout), left))
-        except (asyncio.TimeoutError, TimeoutError):
-            print(f"bench exceeded its budget of {args.budget:.0f} s", file=sys.stderr)
-            return 1
-        finally:
-            stop_server(server)
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            if log.count("Traceback") > log.count("WebSocketDisconnected"):
-                print("server log (tail):\n" + log[-3000:], file=sys.stderr)
-        load = os.getloadavg()
-        print(f"{'N':>4} {'moves':>6} {'shown':>6} {'missed':>7} {'errors':>7} {'p50 s':>7} "
-              f"{'p95 s':>7} {'max s':>7}")
-        print(f"{r['n']:>4} {r['moves']:>6} {r['shown']:>6} {r['missed']:>7} {r['errors']:>7} "
-              f"{r['p50']:>7.2f} {r['p95']:>7.2f} {r['max']:>7.2f}")
-        print("p95 per move (step: s): " + ", ".join(
-            f"{k}: {v:.2f}" for k, v in r["per_move"].items()))
-        print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    return 0
 
 
 if __name__ == "__main__":

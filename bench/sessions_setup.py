@@ -162,3 +162,30 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 
 # ---------------------------------------------------------------- one browser-less session
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def start_class(workspace: Path, port: int, processes: int, log: Path) -> subprocess.Popen:
+    """``python -m ui.serve class`` on 127.0.0.1:``port``; returns once it printed READY
+    (its processes warmed, HAProxy answering)."""
+    env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONPATH=str(ROOT))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "ui.serve", "class", "--host", HOST, "--port", str(port),
+             "--processes", str(processes)],
+            cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while "READY" not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(proc)
+            raise SystemExit("the class setup did not start:\n"
+                             + log.read_text(errors="replace")[-3000:])
+        time.sleep(0.2)
+    return proc
