@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app.apptest_helpers import APP, assert_clean
 from tests.app.insight_fixtures import (LAYERS, SIZE, SMALL, TOO_MANY, add_snapshot,
                                         boundary, make_insight_run)
-from tfcore.rundir import RunWriter
+from tfcore.rundir import RunPaths, RunWriter
 from tfcore.rundir.insight_format import grid_name, insight_dir
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -139,6 +139,12 @@ def test_a_live_run_follows_the_newest_step_until_the_slider_moves() -> None:
     follow.click().run()
     assert slider().value == 60
     assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(60)
+    slider().set_value(30).run()
+    add_snapshot(run_dir, 70)            # "Follow live" pressed as the run ends: it rests on
+    RunWriter(RunPaths(run_dir)).set_status(state="finished", step=70)   # the newest step,
+    next(b for b in at.button if b.key == "insight.train.follow_button").click().run()
+    assert slider().value == 70 and not at.exception                     # not the one held
+    assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(70)
 
 
 @pytest.mark.parametrize("lang, known", [("en", True), ("zh", True), ("en", False)])

@@ -3,13 +3,18 @@ prune, delete and trusted code need the teacher password; on 127.0.0.1 they do n
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit import config
 
 from tests.app.apptest_helpers import assert_clean, open_page
 from tests.unit.fixtures_runs import tiny_spec
+from tfcore.lessons import SIGNIN_TTL, signed_in
+from tfcore.lessons.signins import signins_dir
 from tfcore.rundir import FINISHED, RunWriter
 from tfcore.workspace import default_workspace
+from ui.common import rights
 from ui.common.i18n import catalog
 
 EN = catalog("en")
@@ -112,3 +117,53 @@ def test_behind_the_class_proxy_the_proxy_address_decides(run_id: str, address, 
         at.text_input(key="runs.manage.teacher").set_value(PASSWORD).run()
         assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, False)
     assert_clean(at, "en")
+
+
+def _cookie(at) -> dict | None:
+    """The sign-in cookie this page writes in the browser (its data), or None."""
+    found = [json.loads(c.proto.json) for c in at.get("bidi_component")
+             if c.proto.component_name == "tflab_teacher_cookie"]
+    assert len(found) <= 1, found
+    return found[0] if found else None
+
+
+def test_a_sign_in_outlasts_a_reload_until_the_teacher_signs_out(run_id: str, address,
+                                                                 monkeypatch) -> None:
+    """The password is typed once per browser: the page writes a cookie whose token the
+    workspace knows, so a new page session (a reload, a tab, another process of the class
+    setup) that sends it is the teacher's; a forged token, a changed password or a sign-out
+    anywhere ends it."""
+    address("0.0.0.0")
+    at = _open_manage(run_id, {"teacher_password": PASSWORD})
+    assert _cookie(at) is None
+    at.text_input(key="runs.manage.teacher").set_value(PASSWORD).run()
+    cookie = _cookie(at)
+    assert cookie is not None and cookie["name"] == rights.COOKIE
+    token = cookie["value"]
+    assert cookie["max_age"] == int(SIGNIN_TTL) and signed_in(default_workspace(), token,
+                                                              PASSWORD)
+    stored = [p.read_text() for p in signins_dir(default_workspace()).glob("*.json")]
+    assert stored and not any(token in text for text in stored)      # only its digest
+
+    monkeypatch.setattr(rights, "_browser_token", lambda: token)
+    again = _open_manage(run_id, {"teacher_password": PASSWORD})   # the reload
+    assert _disabled(again) == dict.fromkeys(DESTRUCTIVE, False)
+    assert not [w for w in again.text_input if w.key == "runs.manage.teacher"]
+    assert _cookie(again) is None                                  # nothing to write
+    assert_clean(again, "en")
+
+    for forged, secrets in ((token[:-1] + ("A" if token[-1] != "A" else "B"), PASSWORD),
+                            ("../../etc/passwd", PASSWORD), (token, "another password")):
+        monkeypatch.setattr(rights, "_browser_token", lambda forged=forged: forged)
+        other = _open_manage(run_id, {"teacher_password": secrets})
+        assert _disabled(other) == dict.fromkeys(DESTRUCTIVE, True), forged
+
+    monkeypatch.setattr(rights, "_browser_token", lambda: token)
+    again = _open_manage(run_id, {"teacher_password": PASSWORD})
+    next(b for b in again.button if b.key == "runs.manage.teacher.sign_out").click().run()
+    assert _disabled(again) == dict.fromkeys(DESTRUCTIVE, True)
+    assert _cookie(again) == {"name": rights.COOKIE, "value": "", "max_age": 0}
+    assert not signed_in(default_workspace(), token, PASSWORD)
+    at.run()                                        # the first tab is signed out too
+    assert _disabled(at) == dict.fromkeys(DESTRUCTIVE, True)
+    assert [w for w in at.text_input if w.key == "runs.manage.teacher"]

@@ -17,7 +17,7 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 from urllib.parse import urlparse
 
 import pytest
@@ -145,10 +145,12 @@ def _kill_workers(workspace: Path) -> None:
 
 
 @contextmanager
-def dashboard(workspace: Path, log: Path, **env: str) -> Iterator[str]:
+def dashboard(workspace: Path, log: Path, args: Sequence[str] = (),
+              **env: str) -> Iterator[str]:
     """Run ``streamlit run app.py`` on a free loopback port over ``workspace`` (extra
-    environment ``env``), yield its base URL once healthy; the server, its process group
-    and the training workers it started are always stopped afterwards."""
+    Streamlit options ``args``, extra environment ``env``), yield its base URL once
+    healthy; the server, its process group and the training workers it started are always
+    stopped afterwards."""
     env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), PYTHONUNBUFFERED="1", **env)
     for _ in range(PORT_TRIES):
         [port] = free_ports(1)     # outside the ephemeral range, reserved on this machine
@@ -158,7 +160,7 @@ def dashboard(workspace: Path, log: Path, **env: str) -> Iterator[str]:
                  "--server.address", "127.0.0.1", "--server.port", str(port),
                  "--server.headless", "true", "--server.fileWatcherType", "none",
                  "--server.runOnSave", "false", "--browser.gatherUsageStats", "false",
-                 "--logger.hideWelcomeMessage", "false"],
+                 "--logger.hideWelcomeMessage", "false", *args],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True,
             )

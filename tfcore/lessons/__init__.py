@@ -52,6 +52,7 @@ from tfcore.lessons.format import (
 )
 from tfcore.lessons.pairs import PAIR_TTL, pair_step, prune_pairs, publish_pair
 from tfcore.lessons.pages import PAGES, RESERVED_PARAMS, PageInfo
+from tfcore.lessons.signins import SIGNIN_TTL, prune_signins, sign_in, sign_out, signed_in
 from tfcore.lessons.store import (
     SHIPPED_DIR,
     LessonEntry,
@@ -62,6 +63,11 @@ from tfcore.lessons.store import (
 )
 
 __all__ = [
+    "SIGNIN_TTL",
+    "prune_signins",
+    "sign_in",
+    "sign_out",
+    "signed_in",
     "PAIR_TTL",
     "pair_step",
     "prune_pairs",

@@ -81,6 +81,29 @@ class LeadRead:
     problem: tuple[str, Mapping[str, str]] | None = None
 
 
+def prune_older(folder: Path, ttl: float, now: float | None = None) -> int:
+    """Delete the files of ``folder`` untouched for ``ttl`` seconds (judged by their age,
+    so a damaged one goes too; at most :data:`MAX_RECORDS` looked at); returns how many
+    went."""
+    now = time.time() if now is None else now
+    gone = 0
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return 0
+    with entries:
+        for count, entry in enumerate(entries):
+            if count >= MAX_RECORDS:
+                break
+            try:
+                if now - entry.stat(follow_symlinks=False).st_mtime > ttl:
+                    os.unlink(entry.path)
+                    gone += 1
+            except OSError:
+                continue
+    return gone
+
+
 def classroom_dir(workspace: Workspace) -> Path:
     """The workspace's classroom folder (the lead and the presence records)."""
     return workspace.root / CLASSROOM

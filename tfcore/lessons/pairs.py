@@ -11,12 +11,10 @@ checked: a damaged or foreign file means "no such window".
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 from tfcore.jsonio import atomic_write_json
-from tfcore.lessons.follow import MAX_RECORDS, TOKEN, _is_int, _load, classroom_dir
+from tfcore.lessons.follow import TOKEN, _is_int, _load, classroom_dir, prune_older
 from tfcore.lessons.format import NAME
 from tfcore.workspace import Workspace
 
@@ -67,22 +65,5 @@ def pair_step(workspace: Workspace, pair: str | None) -> tuple[str, int] | None:
 
 
 def prune_pairs(workspace: Workspace, now: float | None = None) -> int:
-    """Delete the records of windows idle for :data:`PAIR_TTL` (at most
-    :data:`MAX_RECORDS` looked at); returns how many went."""
-    now = time.time() if now is None else now
-    gone = 0
-    try:
-        entries = os.scandir(pairs_dir(workspace))
-    except OSError:
-        return 0
-    with entries:
-        for count, entry in enumerate(entries):
-            if count >= MAX_RECORDS:
-                break
-            try:
-                if now - entry.stat(follow_symlinks=False).st_mtime > PAIR_TTL:
-                    os.unlink(entry.path)
-                    gone += 1
-            except OSError:
-                continue
-    return gone
+    """Delete the records of windows idle for :data:`PAIR_TTL`; returns how many went."""
+    return prune_older(pairs_dir(workspace), PAIR_TTL, now)

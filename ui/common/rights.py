@@ -4,7 +4,12 @@ On a loopback server (only this machine can connect) everyone may delete, rename
 run trusted code. When the server listens on any other address (or, in the class setup,
 its proxy does: every process applies the same rule), those actions are off
 unless ``.streamlit/secrets.toml`` holds ``teacher_password`` and the teacher typed it in
-this browser session (compared in constant time).
+this browser (compared in constant time).
+
+A sign-in is kept for the browser, not only for one page session: a cookie holds a token
+that the workspace knows (:mod:`tfcore.lessons.signins`), so a reload, a second tab or
+another process of the class setup recognises the teacher until they sign out, the
+password changes or :data:`~tfcore.lessons.signins.SIGNIN_TTL` passes.
 """
 
 from __future__ import annotations
@@ -13,14 +18,32 @@ import hmac
 import ipaddress
 
 import streamlit as st
+from streamlit.components.v2 import component
 
+from tfcore.lessons import SIGNIN_TTL, sign_in, sign_out, signed_in
 from tfcore.settings import public_address
+from tfcore.workspace import default_workspace
 
 from ui.common.i18n import t
 
 SECRET_KEY = "teacher_password"
-SIGNED_IN = "rights.teacher"       # session_state: True after the right password
+SIGNED_IN = "rights.teacher"       # session_state: this browser's sign-in token
+COOKIE_TODO = "rights.cookie"      # session_state: the cookie to write (a token, "" to clear)
 LOGIN_KEY = "rights.password"
+COOKIE = "tflab_teacher"           # the browser's cookie that holds the token
+
+# Writes (or, with an empty value, removes) the sign-in cookie in the page itself: a few
+# lines of our own, nothing fetched. SameSite=Strict: no other site's page sends it.
+COOKIE_JS = """
+export default function ({ data }) {
+  if (!data || typeof data.name !== 'string') return;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${data.name}=${data.value}; Path=/; Max-Age=${data.max_age}`
+    + `; SameSite=Strict${secure}`;
+  document.documentElement.setAttribute('data-teacher-cookie', data.value ? 'set' : 'cleared');
+}
+"""
+_cookie_writer = component("tflab_teacher_cookie", js=COOKIE_JS)
 
 
 def is_loopback_address(address: str | None) -> bool:
@@ -61,11 +84,46 @@ def _matches(typed: str, password: str) -> bool:
     return hmac.compare_digest(typed.encode("utf-8"), password.encode("utf-8"))
 
 
+def _browser_token() -> str | None:
+    """The sign-in token this browser sent when its page connected, if any."""
+    try:
+        value = st.context.cookies.get(COOKIE)
+    except Exception:  # noqa: BLE001 - no request (a bare script run): no cookie
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _teacher_token(password: str) -> str | None:
+    """This session's live sign-in token: the one it signed in with, else the browser's
+    cookie when the workspace knows it (a reload, another tab, another process)."""
+    workspace = default_workspace()
+    token = st.session_state.get(SIGNED_IN)
+    if isinstance(token, str) and signed_in(workspace, token, password):
+        return token
+    cookie = _browser_token()
+    if cookie is not None and cookie != token and signed_in(workspace, cookie, password):
+        st.session_state[SIGNED_IN] = cookie
+        return cookie
+    st.session_state.pop(SIGNED_IN, None)         # signed out elsewhere, expired, changed
+    return None
+
+
 def can_destroy() -> bool:
     """Whether this session may delete, rename and run trusted code."""
     if server_is_loopback():
         return True
-    return teacher_password() is not None and st.session_state.get(SIGNED_IN) is True
+    password = teacher_password()
+    return password is not None and _teacher_token(password) is not None
+
+
+def _write_cookie(key: str) -> None:
+    """Write the cookie this session owes its browser (after a sign-in or a sign-out); it
+    stays in the page for the session, so a rerun that comes before it has drawn does not
+    lose it."""
+    value = st.session_state.get(COOKIE_TODO)
+    if isinstance(value, str):
+        _cookie_writer(key=f"{key}.cookie", data={
+            "name": COOKIE, "value": value, "max_age": int(SIGNIN_TTL) if value else 0})
 
 
 def teacher_login(key: str = LOGIN_KEY) -> bool:
@@ -79,16 +137,23 @@ def teacher_login(key: str = LOGIN_KEY) -> bool:
     if password is None:
         st.caption(t("rights.no_password"))
         return False
-    if st.session_state.get(SIGNED_IN) is True:
-        if st.button(t("rights.sign_out"), key=f"{key}.sign_out", icon=":material/logout:"):
-            st.session_state[SIGNED_IN] = False
+    _write_cookie(key)
+    token = _teacher_token(password)
+    if token is not None:
+        if st.button(t("rights.sign_out"), key=f"{key}.sign_out", icon=":material/logout:",
+                     help=t("rights.sign_out_help", hours=round(SIGNIN_TTL / 3600))):
+            sign_out(default_workspace(), token)         # every tab and process of it
+            st.session_state.pop(SIGNED_IN, None)
+            st.session_state[COOKIE_TODO] = ""
             st.rerun()
         return True
     with st.expander(t("rights.login"), icon=":material/lock:"):
         typed = st.text_input(t("rights.password"), type="password", key=key)
         if typed:
             if _matches(typed, password):
-                st.session_state[SIGNED_IN] = True
+                token = sign_in(default_workspace(), password)
+                st.session_state[SIGNED_IN] = token
+                st.session_state[COOKIE_TODO] = token
                 st.rerun()
             st.error(t("rights.wrong"), icon=":material/error:")
     st.caption(t("rights.locked"))

@@ -71,8 +71,11 @@ def _pin(where: str, live_key: str, drawn: int) -> None:
     st.session_state[f"{where}.step"] = chosen
 
 
-def _follow(key: str) -> None:
-    st.session_state[key] = True
+def _follow(where: str) -> None:
+    """Follow the newest snapshot again, and forget the step that was held: when the run
+    ends while followed, its slider rests on the newest step, not on the one held before."""
+    st.session_state[f"{where}.{FOLLOW}"] = True
+    st.session_state.pop(f"{where}.step", None)
 
 
 def pick_step(steps: Sequence[int], where: str, live: bool) -> int:
@@ -104,7 +107,7 @@ def pick_step(steps: Sequence[int], where: str, live: bool) -> int:
         step = left.select_slider(t("insight.step"), key=key, **common)
     if right is not None:
         right.button(t("insight.follow"), key=f"{where}.follow_button",
-                     icon=":material/fast_forward:", on_click=_follow, args=(follow_key,))
+                     icon=":material/fast_forward:", on_click=_follow, args=(where,))
     return int(step)
 
 
