@@ -8,9 +8,13 @@ from __future__ import annotations
 import pytest
 from streamlit import config
 
+from streamlit.testing.v1 import AppTest
+
+from tests.app.apptest_helpers import APP
 from tests.app.lesson_helpers import assert_on_step, open_link, shown_title
 from tfcore.lessons import SHIPPED_DIR, read_lead, read_lesson
 from tfcore.workspace import default_workspace
+from ui.common import rights
 from ui.common.i18n import catalog
 
 HANDBOOK = read_lesson(SHIPPED_DIR / "handbook.json").lesson
@@ -87,3 +91,65 @@ def test_the_teacher_leads_a_student_follows_and_forks(shared_server, lang: str)
     assert read_lead(default_workspace()).lead is None
     assert not teacher.exception and not student.exception
     assert shown_title(student)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reload_carries_on_following_and_leading(shared_server, lang: str,
+                                                   monkeypatch) -> None:
+    """The address holds ``follow=1`` while a student follows and ``lead=1`` while the
+    teacher leads: a new page session opened on it (a reload) follows, or leads, again;
+    ``lead=1`` does nothing without the teacher's sign-in, and neither outlives its state."""
+    teacher = _teacher(lang)
+    teacher.button(key="lessons.follow.lead").click().run()
+    teacher.button(key="lessons.bar.next").click().run()
+    assert teacher.query_params["lead"] == "1"
+    student = open_link({"lesson": "handbook", "step": "1"}, lang)
+    student.toggle(key="lessons.follow.toggle").set_value(True).run()
+    assert_on_step(student, HANDBOOK.steps[1], lang)
+    assert student.query_params["follow"] == "1" and "lead" not in student.query_params
+
+    reloaded = open_link(_address(student), lang)         # the student presses F5
+    assert reloaded.session_state["lessons.follow.on"] is True
+    teacher.button(key="lessons.bar.next").click().run()
+    reloaded.run()
+    assert_on_step(reloaded, HANDBOOK.steps[2], lang)     # moved with the teacher
+    assert reloaded.query_params["follow"] == "1"
+
+    stolen = _open_with_password(_address(teacher), lang)   # no sign-in: lead=1 ignored
+    assert "lessons.follow.unlead" not in _keys(stolen) and "lead" not in stolen.query_params
+    assert read_lead(default_workspace()).lead.leader == teacher.session_state[
+        "lessons.follow.token"]
+
+    token = teacher.session_state["rights.teacher"]       # the browser's sign-in cookie
+    monkeypatch.setattr(rights, "_browser_token", lambda: token)
+    again = _open_with_password(_address(teacher), lang)    # the teacher presses F5
+    assert "lessons.follow.unlead" in _keys(again)
+    assert read_lead(default_workspace()).lead.leader == again.session_state[
+        "lessons.follow.token"]                           # this session leads now
+    again.button(key="lessons.bar.next").click().run()
+    assert read_lead(default_workspace()).lead.step == 4
+    reloaded.run()
+    assert_on_step(reloaded, HANDBOOK.steps[3], lang)
+
+    reloaded.toggle(key="lessons.follow.toggle").set_value(False).run()
+    assert "follow" not in reloaded.query_params
+    again.button(key="lessons.follow.unlead").click().run()
+    assert "lead" not in again.query_params and read_lead(default_workspace()).lead is None
+    late = _open_with_password(_address(teacher), lang)     # an ended lead stays ended
+    assert read_lead(default_workspace()).lead is None
+    assert not any(at.exception for at in (teacher, student, reloaded, again, late))
+
+
+def _address(at) -> dict[str, str]:
+    """The page's address as a new page session opens it."""
+    return {name: at.query_params[name] for name in at.query_params}
+
+
+def _open_with_password(query: dict[str, str], lang: str) -> AppTest:
+    """A new page session on a server with the teacher password (the browser's sign-in
+    comes from its cookie, if any)."""
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.secrets["teacher_password"] = PASSWORD
+    at.query_params.update({**query, "lang": lang})
+    at.run()
+    return at

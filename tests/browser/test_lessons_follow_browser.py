@@ -1,7 +1,8 @@
 """Issue 26, item 5, in a real browser: two browser contexts on one server, a teacher and a
 student. The teacher leads the handbook; the student follows; the teacher presses Next and
 the student's page moves to the new step by itself; the teacher's bar counts the student on
-their step; Try it myself forks: the teacher's next Next leaves the student where they are
+their step; both reload their pages and carry on (the student follows, the teacher leads:
+the address says so); Try it myself forks: the teacher's next Next leaves the student where they are
 (the count says so)."""
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def _url_step(page, number: int, timeout: float = TIMEOUT_MS) -> None:
     page.wait_for_function(
         "step => new URLSearchParams(location.search).get('step') === step",
         arg=str(number), timeout=timeout)
+
+
+def _url_param(page, name: str, value: str | None, timeout: float = TIMEOUT_MS) -> None:
+    page.wait_for_function(
+        "([name, value]) => new URLSearchParams(location.search).get(name) === value",
+        arg=[name, value], timeout=timeout)
 
 
 def _button(page, name: str):
@@ -77,17 +84,31 @@ def test_a_student_follows_the_teacher_and_forks(server: str, page, browser,
         _url_step(student, 2, MOVE_MS)
         expect(counts).to_contain_text(_count(2, 1), timeout=MOVE_MS)
 
+        # a reload carries on (the address says so): the student follows, the teacher leads
+        for who, param, shown in ((student, "follow", "fork"), (teacher, "lead", "unlead")):
+            _url_param(who, param, "1")
+            who.reload()
+            wait_idle(who)
+            expect(_button(who, shown)).to_be_visible(timeout=MOVE_MS)
+            expect(_step_title(who, 2)).to_be_visible()
+        click_and_wait(teacher, teacher.locator(f"{BAR} .st-key-lessons-bar-next button"),
+                       _step_title(teacher, 3))
+        expect(_step_title(student, 3)).to_be_visible(timeout=MOVE_MS)
+        _url_step(student, 3, MOVE_MS)
+
         # Try it myself: the student's own session, no longer moved by the teacher
         click_and_wait(student, _button(student, "fork"))
         expect(_button(student, "fork")).to_be_hidden(timeout=MOVE_MS)
         expect(student.locator(f"{BAR} .st-key-lessons-follow-toggle input")).not_to_be_checked()
-        _url_step(student, 2)
+        _url_step(student, 3)
+        _url_param(student, "follow", None)
         click_and_wait(teacher, teacher.locator(f"{BAR} .st-key-lessons-bar-next button"),
-                       _step_title(teacher, 3))
-        # the teacher is on step 3 and the count still finds the student on step 2
-        expect(counts).to_contain_text(_count(2, 1), timeout=MOVE_MS)
-        expect(_step_title(student, 2)).to_be_visible()
-        _url_step(student, 2)
+                       _step_title(teacher, 4))
+        # the teacher is on step 4 and the count still finds the student on step 3 (once
+        # the record of the student's page before its reload has aged out)
+        expect(counts).to_contain_text(_count(3, 1), timeout=MOVE_MS)
+        expect(_step_title(student, 3)).to_be_visible()
+        _url_step(student, 3)
 
         click_and_wait(teacher, teacher.locator(f"{BAR} .st-key-lessons-bar-end").get_by_role(
             "button", name=WORDS["lessons.bar.stop"]))

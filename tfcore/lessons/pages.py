@@ -35,6 +35,6 @@ PAGES: dict[str, PageInfo] = {
 }
 """Page name (its file's stem under ``app_pages/``) -> what a step may ask of it."""
 
-RESERVED_PARAMS = ("lesson", "step", "notes", "lang", "tab", "present", "follow")
+RESERVED_PARAMS = ("lesson", "step", "notes", "lang", "tab", "present", "follow", "lead")
 """Query parameters the app itself uses on every page; a step's ``query`` cannot set them
 (a step's tab is its ``tab`` field)."""

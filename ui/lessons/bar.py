@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui.common import current_lang, guarded, pick, plain, t
-from ui.lessons.follow import controls, ended, follow_watch, forked, take_link
+from ui.lessons.follow import controls, ended, follow_watch, forked, keep_link, take_link
 from ui.lessons.keys import arrow_keys
 from ui.lessons.notes import notes_view, paragraphs
 from ui.lessons.state import (
@@ -46,7 +46,7 @@ def lesson_bar(page: str) -> None:
         notes_view()
         st.stop()
     with guarded():                        # a lesson never breaks the page below it
-        take_link()                        # ?follow=1
+        take_link()                        # ?follow=1, ?lead=1
         forked()                           # Try it myself: the step in this session's state
         message = sync(page)               # a link or a reload: may open the step's page
         if message:
@@ -54,6 +54,7 @@ def lesson_bar(page: str) -> None:
         position = current()
         if position is not None:
             _bar(position)
+        keep_link()                        # a reload carries on following or leading
         follow_watch(position, page)       # the teacher's counts, or a student's look
 
 

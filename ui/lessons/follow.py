@@ -7,6 +7,10 @@ looks at the lead's revision each second and opens the teacher's step the way th
 Next does; on the Train page the teacher's run shows, read-only. **Try it myself** stops
 following and opens the step in the student's own session. ``?follow=1`` in a link turns
 following on.
+
+Both stay in the address while they hold (``?follow=1`` while a student follows,
+``?lead=1`` while the teacher leads), so a reload carries on: the student follows again,
+and the teacher (still signed in: the sign-in is the browser's) leads again.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ BEAT_KEY = "lessons.follow.beat"       # (lesson, step, time) of the last heartb
 FORK_KEY = "lessons.follow.forked"     # Try it myself was pressed: (lesson, step)
 OFFERED_KEY = "lessons.follow.offered"  # whether the bar offered Follow on its last run
 FOLLOW_PARAM = "follow"
+LEAD_PARAM = "lead"
+RESUME_KEY = "lessons.follow.resume"    # a reload of a leading page: take the lead back
 CHECK_EVERY = 1.0           # seconds between a follower's looks at the lead
 WATCH_EVERY = HEARTBEAT_EVERY  # a student not following: presence, and a lead appearing
 COUNT_EVERY = 2.0           # seconds between the teacher's looks at the counts
@@ -66,13 +72,32 @@ def followed_run() -> str | None:
 
 
 def take_link() -> None:
-    """``?follow=1``: this session follows (the parameter leaves the address)."""
-    if st.query_params.get(FOLLOW_PARAM) is not None:
-        wanted = st.query_params.get(FOLLOW_PARAM) == "1"
-        del st.query_params[FOLLOW_PARAM]
-        if wanted and not leading():
-            st.session_state[FOLLOW_KEY] = True
-            st.session_state.pop(SEEN_KEY, None)
+    """A session's first run (a link, a reload): ``?follow=1`` follows the teacher;
+    ``?lead=1`` (a leading teacher's own address) leads again when this session has the
+    teacher's rights and the lead still exists. Later runs leave it to the session's state
+    (``keep_link`` writes it back into the address)."""
+    if LEAD_PARAM in st.query_params and LEADING_KEY not in st.session_state:
+        if st.query_params.get(LEAD_PARAM) == "1" and can_destroy() \
+                and _lead() is not None:
+            st.session_state[LEADING_KEY] = True
+            st.session_state[RESUME_KEY] = True
+            st.session_state[FOLLOW_KEY] = False
+        else:
+            st.session_state[LEADING_KEY] = False
+    if FOLLOW_PARAM in st.query_params and FOLLOW_KEY not in st.session_state:
+        wanted = st.query_params.get(FOLLOW_PARAM) == "1" and not leading()
+        st.session_state[FOLLOW_KEY] = wanted
+        st.session_state.pop(SEEN_KEY, None)
+
+
+def keep_link() -> None:
+    """The address says what this session does (``?follow=1``, ``?lead=1``), so a reload
+    or the same address in a new tab carries on; nothing else of the address changes."""
+    for param, on in ((FOLLOW_PARAM, following()), (LEAD_PARAM, leading())):
+        if on and st.query_params.get(param) != "1":
+            st.query_params[param] = "1"
+        elif not on and param in st.query_params:
+            del st.query_params[param]
 
 
 # ---------------------------------------------------------------- the bar's controls
@@ -210,6 +235,9 @@ def follow_watch(position: Position | None, page: str) -> None:
     """After the bar (or without one, while following): the teacher's counts fragment, or
     a student's look at the lead."""
     if leading() and position is not None:
+        if st.session_state.pop(RESUME_KEY, False):
+            with guarded():                    # a reload: this session leads from now on
+                publish(position, page)
         st.fragment(_teacher, run_every=COUNT_EVERY)(position, page)
         return
     if position is None and not following():
