@@ -102,3 +102,27 @@ def test_old_records_are_pruned_when_someone_signs_in(ws: Workspace) -> None:
     fresh = sign_in(ws, PASSWORD)
     assert sorted(p.name for p in signins_dir(ws).iterdir()) == [_record(ws, fresh).name]
     assert prune_signins(ws) == 0 and signed_in(ws, fresh, PASSWORD)
+
+
+def test_a_record_is_read_once_while_its_file_stays_the_same(ws: Workspace,
+                                                             monkeypatch) -> None:
+    """A page asks several times per rerun: the file is read once and then only stat'ed; a
+    sign-out, a rewrite (another sign-in's atomic write, a damaged copy) is seen at once."""
+    from tfcore.lessons import signins
+
+    reads: list[Path] = []
+    real = signins._read_file
+    monkeypatch.setattr(signins, "_read_file", lambda path: reads.append(path) or real(path))
+    token = sign_in(ws, PASSWORD)
+    assert all(signed_in(ws, token, PASSWORD) for _ in range(5))
+    assert reads == [_record(ws, token)]
+    assert not signed_in(ws, token, "another password")    # the proof is checked every time
+    path = _record(ws, token)
+    replacement = path.with_suffix(".new")
+    replacement.write_text(json.dumps({"proof": "0" * 64, "expires": time.time() + 100}))
+    os.replace(replacement, path)                           # a new file in its place
+    assert not signed_in(ws, token, PASSWORD) and len(reads) == 2
+    other = sign_in(ws, PASSWORD)
+    assert signed_in(ws, other, PASSWORD) and len(reads) == 3
+    sign_out(ws, other)
+    assert not signed_in(ws, other, PASSWORD) and len(reads) == 3     # gone: no read at all

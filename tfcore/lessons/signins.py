@@ -10,6 +10,9 @@ the class setup recognises the browser without asking again.
   every sign-in made with the old one.
 - A sign-in ends after :data:`SIGNIN_TTL` seconds, or at once when the teacher signs out.
 - Every read is checked: a damaged, foreign or special file means "not signed in".
+- A record once read is kept in memory under its file's identity (device, inode, size,
+  change time): a page that asks several times per rerun costs one ``stat`` a question, and a
+  sign-out (the file gone) or a rewrite (a new identity) is seen at once.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import json
 import os
 import re
 import secrets
+import stat
+import threading
 import time
 from pathlib import Path
 
@@ -32,6 +37,10 @@ SIGNINS = "signins"
 SIGNIN_TTL = 12 * 3600.0            # a school day: the teacher signs in again the next day
 MAX_BYTES = 512
 BROWSER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+CACHE_SIZE = 256                    # records kept read (a class has one teacher, some tabs)
+
+_cache: dict[tuple, dict] = {}
+_cache_lock = threading.Lock()
 
 
 def signins_dir(workspace: Workspace) -> Path:
@@ -62,7 +71,37 @@ def sign_in(workspace: Workspace, password: str, now: float | None = None) -> st
     return token
 
 
+def _identity(path: Path) -> tuple | None:
+    """The file's identity, or None when there is no regular file there."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
+            info.st_ctime_ns)
+
+
 def _read(path: Path) -> dict | None:
+    """The record at ``path``, checked; from memory while the file is the one read."""
+    identity = _identity(path)
+    if identity is None:
+        return None
+    with _cache_lock:
+        known = _cache.get(identity)
+    if known is not None:
+        return known
+    data = _read_file(path)
+    if data is not None:
+        with _cache_lock:
+            if len(_cache) >= CACHE_SIZE:
+                _cache.clear()
+            _cache[identity] = data
+    return data
+
+
+def _read_file(path: Path) -> dict | None:
     try:
         with open_regular(path) as handle:
             raw = handle.read(MAX_BYTES + 1)
