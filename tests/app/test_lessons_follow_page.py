@@ -5,6 +5,8 @@ the step in the student's own session; the teacher's bar counts the student."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit import config
 
@@ -12,10 +14,11 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP
 from tests.app.lesson_helpers import assert_on_step, open_link, shown_title
-from tfcore.lessons import SHIPPED_DIR, read_lead, read_lesson
+from tfcore.lessons import SHIPPED_DIR, read_lead, read_lesson, valid_token
 from tfcore.workspace import default_workspace
 from ui.common import rights
 from ui.common.i18n import catalog
+from ui.lessons import follow
 
 HANDBOOK = read_lesson(SHIPPED_DIR / "handbook.json").lesson
 PASSWORD = "correct horse"
@@ -138,6 +141,52 @@ def test_a_reload_carries_on_following_and_leading(shared_server, lang: str,
     late = _open_with_password(_address(teacher), lang)     # an ended lead stays ended
     assert read_lead(default_workspace()).lead is None
     assert not any(at.exception for at in (teacher, student, reloaded, again, late))
+
+
+def _browser_cookie(at) -> str | None:
+    """The browser id this page writes into its cookie, or None."""
+    found = [json.loads(c.proto.json) for c in at.get("bidi_component")
+             if c.proto.component_name == "tflab_cookie"]
+    found = [d for d in found if d["name"] == follow.BROWSER_COOKIE]
+    assert len(found) <= 1, found
+    return found[0]["value"] if found else None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reloaded_student_is_counted_once(shared_server, lang: str, monkeypatch) -> None:
+    """A student's presence is the browser's: the page writes an anonymous id into a
+    cookie, and a reload that sends it renews the same record, so the teacher's counts
+    show one student on the new step (not one more on the old step until it ages out)."""
+    words = catalog(lang)
+    teacher = _teacher(lang)
+    teacher.button(key="lessons.follow.lead").click().run()
+    student = open_link({"lesson": "handbook", "step": "1"}, lang)
+    student.toggle(key="lessons.follow.toggle").set_value(True).run()
+    browser = _browser_cookie(student)
+    assert valid_token(browser)
+    teacher.run()
+    one_on = words["lessons.follow.counts"].format
+    item = words["lessons.follow.count_item"].format
+    assert one_on(counts=item(k=1, n=1)) in _counts(teacher)
+
+    monkeypatch.setattr(follow, "browser_cookie",
+                        lambda name: browser if name == follow.BROWSER_COOKIE else None)
+    reloaded = open_link(_address(student), lang)          # F5: the browser sends its id
+    assert _browser_cookie(reloaded) is None               # nothing new to write
+    teacher.button(key="lessons.bar.next").click().run()
+    reloaded.run()
+    assert_on_step(reloaded, HANDBOOK.steps[1], lang)
+    teacher.run()
+    assert one_on(counts=item(k=2, n=1)) in _counts(teacher)
+    assert item(k=1, n=1) not in _counts(teacher)            # the old session: no record
+
+    monkeypatch.setattr(follow, "browser_cookie", lambda name: "../not an id")
+    other = open_link({"lesson": "handbook", "step": "1"}, lang)    # a forged cookie
+    other.toggle(key="lessons.follow.toggle").set_value(True).run()
+    assert _browser_cookie(other) not in (None, browser)    # a new id of its own
+    teacher.run()
+    assert one_on(counts=item(k=2, n=2)) in _counts(teacher)
+    assert not any(at.exception for at in (teacher, student, reloaded, other))
 
 
 def _address(at) -> dict[str, str]:

@@ -122,7 +122,8 @@ def test_behind_the_class_proxy_the_proxy_address_decides(run_id: str, address, 
 def _cookie(at) -> dict | None:
     """The sign-in cookie this page writes in the browser (its data), or None."""
     found = [json.loads(c.proto.json) for c in at.get("bidi_component")
-             if c.proto.component_name == "tflab_teacher_cookie"]
+             if c.proto.component_name == "tflab_cookie"
+             and json.loads(c.proto.json)["name"] == rights.COOKIE]
     assert len(found) <= 1, found
     return found[0] if found else None
 

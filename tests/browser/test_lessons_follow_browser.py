@@ -2,7 +2,7 @@
 student. The teacher leads the handbook; the student follows; the teacher presses Next and
 the student's page moves to the new step by itself; the teacher's bar counts the student on
 their step; both reload their pages and carry on (the student follows, the teacher leads:
-the address says so); Try it myself forks: the teacher's next Next leaves the student where they are
+the address says so; the student's presence stays one record, the browser's); Try it myself forks: the teacher's next Next leaves the student where they are
 (the count says so)."""
 
 from __future__ import annotations
@@ -95,6 +95,13 @@ def test_a_student_follows_the_teacher_and_forks(server: str, page, browser,
                        _step_title(teacher, 3))
         expect(_step_title(student, 3)).to_be_visible(timeout=MOVE_MS)
         _url_step(student, 3, MOVE_MS)
+        # the presence is the browser's: its page before the reload and after it kept one
+        # record, named by the id in the browser's cookie (the count does not show the
+        # student twice while the old page's record ages out)
+        browser_id = [c["value"] for c in context.cookies() if c["name"] == "tflab_browser"]
+        records = sorted((each_test_workspace / "classroom" / "presence").glob("*.json"))
+        assert [r.stem for r in records] == browser_id, (records, browser_id)
+        expect(counts).to_contain_text(_count(3, 1), timeout=MOVE_MS)
 
         # Try it myself: the student's own session, no longer moved by the teacher
         click_and_wait(student, _button(student, "fork"))

@@ -62,7 +62,7 @@ def test_a_sign_in_holds_after_a_reload_and_in_another_process(
     act_and_wait(page, lambda: field.press("Enter"), _sign_out_button(page),
                  what="sign in")
     page.wait_for_function(
-        "() => document.documentElement.getAttribute('data-teacher-cookie') === 'set'")
+        "() => document.documentElement.getAttribute('data-cookie-tflab_teacher') === 'set'")
     token = _cookie(page)
     assert token and PASSWORD not in token
 
@@ -75,6 +75,6 @@ def test_a_sign_in_holds_after_a_reload_and_in_another_process(
     act_and_wait(second, lambda: _sign_out_button(second).click(),
                  second.get_by_text(EN["rights.login"]), what="sign out")
     second.wait_for_function(
-        "() => document.documentElement.getAttribute('data-teacher-cookie') === 'cleared'")
+        "() => document.documentElement.getAttribute('data-cookie-tflab_teacher') === 'cleared'")
     assert _cookie(second) is None
     _open(page, shared_server, signed_in=False)    # signed out in the first tab too

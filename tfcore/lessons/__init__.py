@@ -41,6 +41,7 @@ from tfcore.lessons.follow import (
     read_lead,
     set_lead,
     step_counts,
+    valid_token,
 )
 from tfcore.lessons.format import (
     LESSON_FORMAT,
@@ -102,6 +103,7 @@ __all__ = [
     "read_lead",
     "set_lead",
     "step_counts",
+    "valid_token",
     "LESSON_FORMAT",
     "PAGES",
     "RESERVED_PARAMS",

@@ -224,8 +224,13 @@ def _locked(workspace: Workspace) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def valid_token(token: object) -> bool:
+    """Whether ``token`` (what a browser sent; anything) may name a session or a browser."""
+    return isinstance(token, str) and TOKEN.match(token) is not None
+
+
 def _check_token(token: str) -> str:
-    if not isinstance(token, str) or not TOKEN.match(token):
+    if not valid_token(token):
         raise LessonError(key="lessons.err.follow_token")
     return token
 

@@ -1,6 +1,6 @@
 """Pieces every page uses: translation, error display, navigation, sidebar, cached
-resources, the model picker, form values kept across pages, presenter mode and teacher rights
-(destructive actions on a shared server).
+resources, the model picker, form values kept across pages, presenter mode, teacher rights
+(destructive actions on a shared server) and the browser's cookies.
 
 Code outside this package imports only the names below (``__all__``).
 """
@@ -8,6 +8,7 @@ Code outside this package imports only the names below (``__all__``).
 from __future__ import annotations
 
 from ui.common.chart_cache import cached_chart, frame_digest
+from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
@@ -38,6 +39,8 @@ from ui.common.widgets import choose_placeholder
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
+    "browser_cookie",
+    "write_cookie",
     "protocol_messages",
     "CURRENT_SPEC_KEY",
     "DEFAULT_LANG",

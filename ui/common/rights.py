@@ -18,12 +18,12 @@ import hmac
 import ipaddress
 
 import streamlit as st
-from streamlit.components.v2 import component
 
 from tfcore.lessons import SIGNIN_TTL, sign_in, sign_out, signed_in
 from tfcore.settings import public_address
 from tfcore.workspace import default_workspace
 
+from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.i18n import t
 
 SECRET_KEY = "teacher_password"
@@ -31,19 +31,6 @@ SIGNED_IN = "rights.teacher"       # session_state: this browser's sign-in token
 COOKIE_TODO = "rights.cookie"      # session_state: the cookie to write (a token, "" to clear)
 LOGIN_KEY = "rights.password"
 COOKIE = "tflab_teacher"           # the browser's cookie that holds the token
-
-# Writes (or, with an empty value, removes) the sign-in cookie in the page itself: a few
-# lines of our own, nothing fetched. SameSite=Strict: no other site's page sends it.
-COOKIE_JS = """
-export default function ({ data }) {
-  if (!data || typeof data.name !== 'string') return;
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${data.name}=${data.value}; Path=/; Max-Age=${data.max_age}`
-    + `; SameSite=Strict${secure}`;
-  document.documentElement.setAttribute('data-teacher-cookie', data.value ? 'set' : 'cleared');
-}
-"""
-_cookie_writer = component("tflab_teacher_cookie", js=COOKIE_JS)
 
 
 def is_loopback_address(address: str | None) -> bool:
@@ -86,11 +73,7 @@ def _matches(typed: str, password: str) -> bool:
 
 def _browser_token() -> str | None:
     """The sign-in token this browser sent when its page connected, if any."""
-    try:
-        value = st.context.cookies.get(COOKIE)
-    except Exception:  # noqa: BLE001 - no request (a bare script run): no cookie
-        return None
-    return value if isinstance(value, str) else None
+    return browser_cookie(COOKIE)
 
 
 def _teacher_token(password: str) -> str | None:
@@ -122,8 +105,7 @@ def _write_cookie(key: str) -> None:
     lose it."""
     value = st.session_state.get(COOKIE_TODO)
     if isinstance(value, str):
-        _cookie_writer(key=f"{key}.cookie", data={
-            "name": COOKIE, "value": value, "max_age": int(SIGNIN_TTL) if value else 0})
+        write_cookie(f"{key}.cookie", COOKIE, value, int(SIGNIN_TTL) if value else 0)
 
 
 def teacher_login(key: str = LOGIN_KEY) -> bool:

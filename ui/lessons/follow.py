@@ -11,6 +11,11 @@ following on.
 Both stay in the address while they hold (``?follow=1`` while a student follows,
 ``?lead=1`` while the teacher leads), so a reload carries on: the student follows again,
 and the teacher (still signed in: the sign-in is the browser's) leads again.
+
+A student's presence is the browser's, not the page session's: an anonymous id in a cookie
+(``tflab_browser``) names its record, so a reload or a second tab renews the same record and
+the teacher's counts do not count the student twice while the old session's record ages out.
+The lead still names the teacher's page session.
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ import streamlit as st
 
 from tfcore.errors import LessonError
 from tfcore.lessons import (HEARTBEAT_EVERY, Lead, end_lead, heartbeat, leave, read_lead,
-                            set_lead, step_counts)
-from ui.common import can_destroy, guarded, t, workspace
+                            set_lead, step_counts, valid_token)
+from ui.common import browser_cookie, can_destroy, guarded, t, workspace, write_cookie
 from ui.lessons.state import ON_KEY, Position, go, open_lesson
 
-TOKEN_KEY = "lessons.follow.token"     # this session's anonymous id (lead and presence)
+TOKEN_KEY = "lessons.follow.token"     # this session's anonymous id (the lead)
+BROWSER_KEY = "lessons.follow.browser"  # (this browser's anonymous id, cookie to write?)
+BROWSER_COOKIE = "tflab_browser"
+BROWSER_TTL = 30 * 24 * 3600            # seconds the browser keeps its id
 LEADING_KEY = "lessons.leading"        # True while this session leads
 FOLLOW_KEY = "lessons.follow.on"       # True while this session follows
 FOLLOW_WIDGET = "lessons.follow.toggle"
@@ -48,6 +56,25 @@ def session_token() -> str:
     if TOKEN_KEY not in st.session_state:
         st.session_state[TOKEN_KEY] = secrets.token_urlsafe(12)
     return st.session_state[TOKEN_KEY]
+
+
+def presence_id() -> str:
+    """This browser's anonymous id (its presence record): the one its cookie holds, else a
+    new one that :func:`keep_browser_id` writes into the cookie."""
+    known = st.session_state.get(BROWSER_KEY)
+    if known is None:
+        cookie = browser_cookie(BROWSER_COOKIE)
+        known = (cookie, False) if valid_token(cookie) else (secrets.token_urlsafe(12), True)
+        st.session_state[BROWSER_KEY] = known
+    return known[0]
+
+
+def keep_browser_id() -> None:
+    """Write the browser's new id into its cookie (every run of this session: a rerun that
+    replaces the writer before the browser has drawn it would lose it)."""
+    known = st.session_state.get(BROWSER_KEY)
+    if known is not None and known[1]:
+        write_cookie("lessons.follow.browser_cookie", BROWSER_COOKIE, known[0], BROWSER_TTL)
 
 
 def leading() -> bool:
@@ -107,7 +134,7 @@ def _start_following() -> None:
     st.session_state[FOLLOW_KEY] = st.session_state.get(FOLLOW_WIDGET) is True
     st.session_state.pop(SEEN_KEY, None)       # go to the teacher's step at once
     if not st.session_state[FOLLOW_KEY]:
-        leave(workspace(), session_token())
+        leave(workspace(), presence_id())
 
 
 def _fork(lesson: str, number: int) -> None:
@@ -132,7 +159,7 @@ def controls(position: Position) -> None:
                      icon=":material/campaign:", help=t("lessons.follow.lead_help")):
             st.session_state[LEADING_KEY] = True
             st.session_state[FOLLOW_KEY] = False
-            leave(workspace(), session_token())
+            leave(workspace(), presence_id())
             publish(position, None)
             st.rerun()
     lead = _lead()
@@ -188,7 +215,7 @@ def _beat(lesson: str, number: int) -> None:
     last = st.session_state.get(BEAT_KEY)
     now = time.time()
     if last is None or last[:2] != (lesson, number) or now - last[2] >= HEARTBEAT_EVERY:
-        heartbeat(workspace(), session_token(), lesson, number, now)
+        heartbeat(workspace(), presence_id(), lesson, number, now)
         st.session_state[BEAT_KEY] = (lesson, number, now)
 
 
@@ -242,6 +269,8 @@ def follow_watch(position: Position | None, page: str) -> None:
         return
     if position is None and not following():
         return
+    presence_id()                              # made here, not in the fragment: the
+    keep_browser_id()                          # page's main body keeps its cookie writer
     shown = followed_run() if page == TRAIN_PAGE else None
     st.fragment(_student, run_every=CHECK_EVERY if following() else WATCH_EVERY)(shown)
 
@@ -251,7 +280,7 @@ def forked() -> None:
     fork = st.session_state.pop(FORK_KEY, None)
     if fork is None:
         return
-    leave(workspace(), session_token())
+    leave(workspace(), presence_id())
     try:
         lesson = open_lesson(fork[0])
     except LessonError:
@@ -267,4 +296,4 @@ def ended() -> None:
         end_lead(workspace(), leader=session_token(), teacher=True)
     if st.session_state.get(FOLLOW_KEY):
         st.session_state[FOLLOW_KEY] = False
-        leave(workspace(), session_token())
+        leave(workspace(), presence_id())
