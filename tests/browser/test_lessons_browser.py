@@ -123,6 +123,10 @@ def test_the_bar_the_list_and_the_notes_fit_a_projector(server: str, page, lang:
                 size = page.locator(f"{BAR} .lesson-step").evaluate(
                     "e => parseFloat(getComputedStyle(e).fontSize)")
                 assert size >= 22                     # read from the back of a room
+                # the buttons wrap below the title rather than squeeze it (at 1280 its
+                # 24rem used to shrink to a column of one or two words a line)
+                title = page.locator(f"{BAR} .lesson-step").bounding_box()
+                assert title["width"] >= min(24 * 16, box["width"] - 64), (width, lang)
             page.screenshot(path=str(shots / f"lesson-{name}-{width}x{height}-{lang}.png"))
     assert re.search(r"lesson-train-1920x1080", " ".join(p.name for p in shots.iterdir()))
 

@@ -34,6 +34,7 @@ BAR_CSS = """<style>
 .st-key-lesson-bar .lesson-step { font-size: 1.45rem; font-weight: 700; line-height: 1.3;
   overflow-wrap: anywhere; }
 .st-key-lesson-bar .lesson-name { font-size: 1rem; opacity: 0.8; overflow-wrap: anywhere; }
+.st-key-lesson-bar div:has(> .st-key-lesson-title) { min-width: min(100%, 24rem); }
 .st-key-lesson-prompt p { font-size: 1.15rem; overflow-wrap: anywhere; }
 </style>"""
 
@@ -71,7 +72,8 @@ def _bar(position: Position) -> None:
     with st.container(border=True, key=BAR_KEY):
         # the title takes what the buttons leave; the buttons keep their whole labels
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-            with st.container(width="stretch"):
+            # at least 24rem: when the buttons would squeeze it, they wrap below it
+            with st.container(width="stretch", key="lesson-title"):
                 st.html(f'<div class="lesson-name">{escape(pick(lesson.title))} · '
                         f'{escape(t("lessons.bar.of", k=number, n=position.total))}</div>'
                         f'<div class="lesson-step">{escape(pick(step.title))}</div>')
