@@ -147,6 +147,27 @@ def test_a_live_run_follows_the_newest_step_until_the_slider_moves() -> None:
     assert (_one(at, "regions")["class"] == "inner").sum() == _inner_cells(70)
 
 
+def test_a_report_of_a_step_the_page_drew_lately_is_no_move() -> None:
+    """While it follows, the browser may send back the step its slider showed before the
+    newest reached it: that is no move (the slider follows on); a step the page did not draw
+    lately is the person's."""
+    run_dir = make_insight_run(_root(), RUN, state="running")
+    at = _open("app_pages/train.py")
+    add_snapshot(run_dir, 50)
+    at.run()
+    assert _slider(at).value == 50
+    _slider(at).set_value(40).run()                  # drawn one snapshot ago
+    assert _slider(at).value == 50 and _slider(at).key == "insight.train.step.live"
+    assert not [b for b in at.button if b.key == "insight.train.follow_button"]
+    add_snapshot(run_dir, 60)
+    at.run()
+    assert _slider(at).value == 60                   # still following
+    _slider(at).set_value(10).run()                  # never drawn: the person's move
+    assert _slider(at).value == 10 and _slider(at).key == "insight.train.step"
+    assert [b for b in at.button if b.key == "insight.train.follow_button"]
+    assert not at.exception
+
+
 @pytest.mark.parametrize("lang, known", [("en", True), ("zh", True), ("en", False)])
 def test_a_model_whose_neurons_are_not_drawn_says_why_and_summarises_its_layers(
         lang: str, known: bool) -> None:

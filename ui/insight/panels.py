@@ -60,12 +60,15 @@ def pair(style: InsightStyle) -> tuple:
     return tuple(st.columns(2, gap="medium"))
 
 
-def _pin(where: str, live_key: str, drawn: int) -> None:
-    """The person moved the live slider away from the step it was drawn at: keep their
-    step, stop following. (The browser may report a slider it no longer shows, unmoved:
-    that is no move.)"""
+DRAWN_KEEP = 4      # the live slider's last drawn steps: a report of one of them is no move
+
+
+def _pin(where: str, live_key: str) -> None:
+    """The person moved the live slider: keep their step, stop following. A report of a
+    step the page itself drew lately is no move (the browser may send the value it showed
+    before the newest reached it)."""
     chosen = st.session_state.get(live_key)
-    if chosen is None or chosen == drawn:
+    if chosen is None or chosen in st.session_state.get(f"{live_key}.drawn", ()):
         return
     st.session_state[f"{where}.{FOLLOW}"] = False
     st.session_state[f"{where}.step"] = chosen
@@ -82,11 +85,12 @@ def pick_step(steps: Sequence[int], where: str, live: bool) -> int:
     """A slider over the snapshot ``steps``; while ``live`` it shows the newest until the
     person moves it (a "Follow live" button then brings the newest back).
 
-    While it follows, each newest step has a slider of its own (its key names the step),
-    drawn at that step: the page never changes a slider's value under the browser (which
-    then reports its older value back, as if the person had moved it), and a report of
-    the drawn step is no move. Once moved, one slider (``<where>.step``) keeps the chosen
-    step as snapshots arrive."""
+    While it follows, one slider (``<where>.step.live``, its key its identity as its
+    options grow) is set to the newest step before each draw, so a press always reaches
+    the slider it was made on, however many snapshots arrived meanwhile (a slider per step
+    lost a press that came just after its slider was replaced). The steps it was drawn at
+    lately are remembered: the browser reporting one of them back is no move. Once moved,
+    one slider (``<where>.step``) keeps the chosen step as snapshots arrive."""
     key, follow_key = f"{where}.step", f"{where}.{FOLLOW}"
     following = live and st.session_state.get(follow_key, True)
     if len(steps) == 1:
@@ -97,10 +101,12 @@ def pick_step(steps: Sequence[int], where: str, live: bool) -> int:
     common = {"options": list(steps), "format_func": lambda s: f"{s:,}",
               "help": t("insight.step_help")}
     if following:
-        live_key = f"{key}.live.{steps[-1]}"
-        step = left.select_slider(t("insight.step"), value=steps[-1], key=live_key,
-                                  on_change=_pin, args=(where, live_key, steps[-1]),
-                                  **common)
+        live_key = f"{key}.live"
+        drawn = [s for s in st.session_state.get(f"{live_key}.drawn", ()) if s != steps[-1]]
+        st.session_state[f"{live_key}.drawn"] = (drawn + [steps[-1]])[-DRAWN_KEEP:]
+        st.session_state[live_key] = steps[-1]
+        step = left.select_slider(t("insight.step"), key=live_key, on_change=_pin,
+                                  args=(where, live_key), **common)
     else:
         if st.session_state.get(key) not in steps:
             st.session_state[key] = steps[-1]
