@@ -24,8 +24,8 @@ import os
 import re
 import secrets
 import stat
-import threading
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from tfcore.errors import TFLabError
@@ -38,9 +38,6 @@ SIGNIN_TTL = 12 * 3600.0            # a school day: the teacher signs in again t
 MAX_BYTES = 512
 BROWSER_TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 CACHE_SIZE = 256                    # records kept read (a class has one teacher, some tabs)
-
-_cache: dict[tuple, dict] = {}
-_cache_lock = threading.Lock()
 
 
 def signins_dir(workspace: Workspace) -> Path:
@@ -79,26 +76,19 @@ def _identity(path: Path) -> tuple | None:
         return None
     if not stat.S_ISREG(info.st_mode):
         return None
-    return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
-            info.st_ctime_ns)
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def _read(path: Path) -> dict | None:
-    """The record at ``path``, checked; from memory while the file is the one read."""
+    """The record at ``path``, checked; from memory while the file is the one read (as
+    :mod:`tfcore.lessons.follow` keeps the lead and the presence records)."""
     identity = _identity(path)
-    if identity is None:
-        return None
-    with _cache_lock:
-        known = _cache.get(identity)
-    if known is not None:
-        return known
-    data = _read_file(path)
-    if data is not None:
-        with _cache_lock:
-            if len(_cache) >= CACHE_SIZE:
-                _cache.clear()
-            _cache[identity] = data
-    return data
+    return None if identity is None else _read_known(path, identity)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _read_known(path: Path, identity: tuple) -> dict | None:
+    return _read_file(path)
 
 
 def _read_file(path: Path) -> dict | None:
