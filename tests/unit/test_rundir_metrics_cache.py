@@ -114,3 +114,25 @@ def test_max_age_reuses_a_recent_snapshot_and_zero_always_looks(tmp_path: Path) 
     with open(path, "a") as handle:
         handle.write(_line(3, 0.25))
     assert len(cached_metrics(path, max_age=1e-9).records) == 3   # older than the age
+
+
+def test_a_thinned_read_keeps_every_stride_th_line_and_the_last_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file with more lines than the cap is read in chunks and thinned: every
+    ``stride``-th line (counted over all lines, blank ones too) is parsed, plus the last
+    ``TAIL_LINES``; blank lines are counted but never parsed, a damaged one is located."""
+    from tfcore.rundir import metrics
+
+    monkeypatch.setattr(metrics, "CHUNK_BYTES", 4096)
+    monkeypatch.setattr(metrics, "TAIL_LINES", 7)
+    lines = [_line(s, 1.0) for s in range(1, 3001)]
+    lines[1500] = "\n"                                  # a blank line (step 1501 gone)
+    lines[2999 - 3] = '{"step": "x"}\n'                  # a damaged line among the last
+    path = tmp_path / "metrics.jsonl"
+    path.write_text("".join(lines))
+    chunk = read_metrics(path, max_records=100)
+    assert chunk.stride > 1 and chunk.lines == 3000 and chunk.offset == path.stat().st_size
+    picked = {i + 1 for i in range(0, 3000, chunk.stride)} | set(range(2994, 3001))
+    expected = sorted(s for s in picked if s not in (1501, 2997))
+    assert [r["step"] for r in chunk.records] == expected
+    assert chunk.skipped == 1 and chunk.problems[0].line == 2997

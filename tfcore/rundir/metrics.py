@@ -159,19 +159,20 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
             lines, long_line, long_bytes = lines[1:], False, 0
         if count == 0 and span > len(block):       # estimate the lines from the first chunk
             stride = max(1, -(-span * len(lines) // max(len(block), 1) // max(cap, 1)))
-        for raw in lines:
-            number = first_line + count
-            count += 1
-            position += len(raw) + 1
-            if not raw.strip():
-                continue
-            if stride == 1 or (count - 1) % stride == 0:
-                take(number, raw)
-            else:
-                tail.append((number, raw))
+        position += sum(map(len, lines)) + len(lines)
+        base, count = count, count + len(lines)
+        # every ``stride``-th line of the read is parsed (all when 1); the last lines of
+        # each block wait in ``tail`` (the final values, parsed at the end)
+        for i in range(-base % stride, len(lines), stride):
+            if lines[i].strip():
+                take(first_line + base + i, lines[i])
+        if stride > 1:
+            last = max(len(lines) - TAIL_LINES, 0)
+            tail.extend(zip(range(first_line + base + last, first_line + count),
+                            lines[last:]))
     parsed = {n for n, _ in kept}
     for number, raw in tail:                       # the last lines: the final values
-        if number not in parsed:
+        if number not in parsed and raw.strip():
             take(number, raw)
     kept.sort(key=lambda item: item[0])
     return MetricsChunk(records=tuple(r for _, r in kept), offset=position, skipped=skipped,
