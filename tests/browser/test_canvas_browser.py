@@ -2,7 +2,8 @@
 typing except numbers (lists and chips are clicked): the MLP from an empty canvas (79,510
 parameters) and undo three steps; a Functional model with a branch, an Add merge and a
 shared layer whose exported code runs; two layers grouped into a block, the block opened
-and a layer dropped inside it; in English and Chinese."""
+and a layer dropped inside it. Each flow runs in one language, the two alternating (the
+canvas's gestures do not depend on it; a run per language cost 160 s more)."""
 
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ def _status(frame, text: str) -> None:
     frame.locator("[data-testid='canvas-status']", has_text=text).wait_for()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_build_the_mlp_on_the_canvas_then_undo_three_steps(server: str, page,
                                                            lang: str) -> None:
     tr = catalog(lang)
@@ -160,7 +161,7 @@ def _connect(page, frame, source: str, target: str, edges: int) -> None:
     wait_idle(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["zh"])
 def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
                                                               lang: str) -> None:
     tr = catalog(lang)
@@ -229,7 +230,7 @@ def test_functional_branch_merge_shared_layer_delete_and_code(server: str, page,
     wait_idle(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_group_two_layers_on_the_canvas_then_open_the_block_and_add_inside(
         server: str, page, lang: str) -> None:
     tr = catalog(lang)

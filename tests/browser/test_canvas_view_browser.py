@@ -3,7 +3,13 @@ most of the page with the side panel closed and the whole screen in full screen 
 leaves); fit-view keeps a long model's node text readable; dropped and re-used nodes land
 on free places; each node shows its activation;
 Ctrl+Z / Ctrl+Shift+Z work with the focus anywhere on the builder page, and the Undo /
-Redo buttons say their shortcuts."""
+Redo buttons say their shortcuts.
+
+Each behaviour runs in one language, the two languages alternating (Chinese where its
+longer node labels make the check stricter: fit-view, auto layout, the activation text):
+the canvas's behaviour does not depend on the language, and a run per language doubled
+the module's 230 s. Whether a page is cut in either language is
+``test_no_cutoff_browser.py``'s check, in both."""
 
 from __future__ import annotations
 
@@ -94,7 +100,7 @@ def _box(locator) -> dict:
     return box
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_the_canvas_takes_the_page_with_the_panels_closed_and_goes_full_screen(
         server: str, page, lang: str) -> None:
     tr = catalog(lang)
@@ -132,7 +138,7 @@ def _long_model(layers: int) -> str:
                                   for n in range(layers)]})
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["zh"])
 def test_fit_view_keeps_the_text_of_a_long_model_readable(server: str, page,
                                                            lang: str) -> None:
     tr = catalog(lang)
@@ -148,7 +154,7 @@ def test_fit_view_keeps_the_text_of_a_long_model_readable(server: str, page,
     assert smallest >= READABLE_PX, f"fit-view drew node text at {smallest:.1f} px"
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["zh"])
 def test_auto_layout_keeps_every_node_of_a_long_model_in_view_and_readable(
         server: str, page, lang: str) -> None:
     tr, layers = catalog(lang), 30
@@ -175,7 +181,7 @@ def test_auto_layout_keeps_every_node_of_a_long_model_in_view_and_readable(
     assert frame_box["height"] >= after
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_dropped_and_reused_nodes_land_apart(
         server: str, page, lang: str) -> None:
     tr = catalog(lang)
@@ -204,7 +210,7 @@ def test_dropped_and_reused_nodes_land_apart(
     assert frame.locator(NODE).count() == 6        # input, 3 Dense, the re-use, outputs
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["zh"])
 def test_each_node_shows_its_activation(server: str, page, lang: str) -> None:
     tr = catalog(lang)
     frame = _canvas(page, server, lang, tr)
@@ -214,7 +220,7 @@ def test_each_node_shows_its_activation(server: str, page, lang: str) -> None:
     assert types["logits"].endswith("Dense 10 · linear"), types
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_undo_and_redo_keys_work_with_the_focus_anywhere_on_the_builder_page(
         server: str, page, lang: str) -> None:
     tr = catalog(lang)

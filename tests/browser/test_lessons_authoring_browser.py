@@ -52,6 +52,9 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
                                                              tmp_path: Path) -> None:
     shots = Path(os.environ.get("TFLAB_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
+    # a new lesson each time: a rerun after a failure past the add found the lesson of the
+    # first try and was told "Added as step 2"
+    (lessons_dir(default_workspace()) / f"{NAME}.json").unlink(missing_ok=True)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{server}/train?lang=en")
     wait_idle(page)
@@ -76,6 +79,8 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
     expander.locator("summary").click()
     wait_idle(page)
     open_button = expander.locator(".st-key-lessons-step-1-open button").filter(visible=True)
+    open_button.scroll_into_view_if_needed()      # at 1280x800 it sat on the window's edge
+    wait_idle(page)
     click_and_wait(page, open_button, page.get_by_text(EN["train.title"], exact=True).first)
     page.wait_for_function(
         "name => location.pathname.endsWith('/train')"
