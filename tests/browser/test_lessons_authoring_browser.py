@@ -79,8 +79,6 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
     expander.locator("summary").click()
     wait_idle(page)
     open_button = expander.locator(".st-key-lessons-step-1-open button").filter(visible=True)
-    open_button.scroll_into_view_if_needed()      # at 1280x800 it sat on the window's edge
-    wait_idle(page)
     click_and_wait(page, open_button, page.get_by_text(EN["train.title"], exact=True).first)
     page.wait_for_function(
         "name => location.pathname.endsWith('/train')"

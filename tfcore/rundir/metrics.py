@@ -148,8 +148,8 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
                 long_bytes, rest = long_bytes + len(rest), b""
             continue
         lines, rest = data[: end + 1].split(b"\n")[:-1], data[end + 1:]
+        position += end + 1
         if long_line:                               # the end of the endless line
-            position += len(lines[0]) + 1
             count += 1
             skipped += 1
             if len(problems) < MAX_LOCATED:
@@ -159,7 +159,6 @@ def _read_lines(handle: Any, offset: int, first_line: int, span: int, cap: int) 
             lines, long_line, long_bytes = lines[1:], False, 0
         if count == 0 and span > len(block):       # estimate the lines from the first chunk
             stride = max(1, -(-span * len(lines) // max(len(block), 1) // max(cap, 1)))
-        position += sum(map(len, lines)) + len(lines)
         base, count = count, count + len(lines)
         # every ``stride``-th line of the read is parsed (all when 1); the last lines of
         # each block wait in ``tail`` (the final values, parsed at the end)
