@@ -51,8 +51,8 @@ def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:
     assert list(frame.columns[:len(SHOWN)]) == [EN[f"runs.col.{k}"] for k in SHOWN]
     first, second = frame.iloc[0], frame.iloc[1]
     assert first[EN["runs.col.loss"]] == 0.3123
-    assert first[EN["runs.col.accuracy"]] == 0.8765
-    assert second[EN["runs.col.accuracy"]] is None or second.isna()[EN["runs.col.accuracy"]]
+    assert first[EN["runs.col.accuracy"]] == "0.8765"
+    assert second[EN["runs.col.accuracy"]] == "–"      # not the grid's "None", in any language
     assert first[EN["runs.col.name"]] == shorten(LONG, (SHOWN["name"] - PAD_PX) // CELL_PX)
     assert first[EN["runs.col.run"]].endswith("abcd")          # hidden, still in the frame
     assert first["test/auc"] == 0.7
@@ -70,3 +70,14 @@ def test_compare_legend_shows_whole_run_names() -> None:
     spec = charts.compare_chart(curves, "step", "loss")
     legend = spec["layer"][1]["encoding"]["color"]["legend"]
     assert legend["labelLimit"] == 0 and legend["orient"] == "bottom"
+
+
+def test_accuracy_text_sorts_like_the_numbers() -> None:
+    values = [0.5, 1.0, 0.05, 0.98765, 0.0]
+    frame = table_rows([_summary(f"r{i}", {"val/accuracy": v}) for i, v in enumerate(values)])
+    texts = list(frame[EN["runs.col.accuracy"]])
+    assert texts == ["0.5000", "1.0000", "0.0500", "0.9877", "0.0000"]
+    assert [float(x) for x in sorted(texts)] == sorted(round(v, 4) for v in values)
+    nan = table_rows([_summary("n", {"val/accuracy": float("nan")})])
+    assert nan.iloc[0][EN["runs.col.accuracy"]] == "–"
+    assert _column_config(frame)[EN["runs.col.accuracy"]]["alignment"] == "right"

@@ -64,10 +64,14 @@ def _started(epoch: float | None) -> datetime | None:
     return datetime.fromtimestamp(epoch, tz=timezone.utc) if epoch else None
 
 
-def _accuracy(final: dict[str, float]) -> float | None:
-    """The final validation accuracy, whichever accuracy metric the run logged."""
-    return next((round(final[f"val/{m}"], 4) for m in ACCURACIES if f"val/{m}" in final),
-                None)
+NO_VALUE = "–"      # a rate the run did not log: the grid would print "None", in any language
+
+
+def _accuracy(final: dict[str, float]) -> str:
+    """The final validation accuracy, whichever accuracy metric the run logged, as text with
+    four decimals (a rate in [0, 1], so the column still sorts by value), or a dash."""
+    value = next((final[f"val/{m}"] for m in ACCURACIES if f"val/{m}" in final), None)
+    return NO_VALUE if value is None or value != value else f"{value:.4f}"
 
 
 def _row(s: RunSummary) -> dict:
@@ -98,7 +102,7 @@ def table_rows(shown: Sequence[RunSummary]) -> pd.DataFrame:
 def _column_config(frame: pd.DataFrame) -> dict:
     config = {t(f"runs.col.{k}"): {"width": width} for k, width in SHOWN.items()}
     config[t("runs.col.loss")]["help"] = t("runs.col.loss_help")
-    config[t("runs.col.accuracy")]["help"] = t("runs.col.accuracy_help")
+    config[t("runs.col.accuracy")].update(help=t("runs.col.accuracy_help"), alignment="right")
     shown = set(config)
     config.update({c: None for c in frame.columns if c not in shown})   # in the column menu
     return config
