@@ -1,5 +1,6 @@
 """``presets`` and ``spec``: list and show the tutorials' models; check a spec, emit its
-code, import a ``.keras`` model as a spec, list the layer types."""
+code, import a ``.keras`` model as a spec, list the layer types; list, rename and delete
+the models saved in the workspace (a saved model's own weights follow it)."""
 
 from __future__ import annotations
 
@@ -126,6 +127,57 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _saved(args: argparse.Namespace) -> int:
+    """The workspace's saved models, one a line: name, kind, layers, and whether it has
+    initial weights. A file that does not read is listed with its located problem."""
+    from tfcore import settings
+    from tfcore.errors import TFLabError
+    from tfcore.messages import render
+    from tfcore.model import list_specs, load_spec
+    from tfcore.workspace import default_workspace
+
+    ws, lang = default_workspace(), settings.cli_lang()
+    names_ = list_specs(ws)
+    if not names_:
+        print(render("cli.spec.saved_none", {"path": ws.models}, lang))
+        return 0
+    width = max(map(len, names_))
+    for name in names_:
+        try:
+            spec = load_spec(ws, name)
+        except TFLabError as exc:
+            print(f"{name:<{width}}  {exc.text(lang)}")
+            continue
+        said = render("cli.spec.saved_row", {"kind": spec.kind, "layers": len(spec.layers)},
+                      lang)
+        weights = render("cli.spec.saved_weights", {}, lang) if spec.weights else ""
+        print(f"{name:<{width}}  {said}{weights}")
+    return 0
+
+
+def _rename(args: argparse.Namespace) -> int:
+    from tfcore import settings
+    from tfcore.messages import render
+    from tfcore.model import rename_spec
+    from tfcore.workspace import default_workspace
+
+    rename_spec(default_workspace(), args.name, args.new)
+    print(render("cli.spec.renamed", {"name": args.name, "new": args.new},
+                 settings.cli_lang()))
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    from tfcore import settings
+    from tfcore.messages import render
+    from tfcore.model import delete_spec
+    from tfcore.workspace import default_workspace
+
+    delete_spec(default_workspace(), args.name)
+    print(render("cli.spec.deleted", {"name": args.name}, settings.cli_lang()))
+    return 0
+
+
 def _types(args: argparse.Namespace) -> int:
     """Catalog types by family, one a line: ``family  Type  label``."""
     from tfcore.model import CATEGORIES, layer_types
@@ -151,7 +203,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_presets)
 
     spec = command(sub, "spec", "check a model spec file, generate its Keras code, import a "
-                                "Keras model, list layer types",
+                                "Keras model, list layer types, list, rename and delete "
+                                "saved models",
                    ["python -m tfcore spec check cnn.json",
                     "python -m tfcore spec import model.keras --out model.json"])
     actions = spec.add_subparsers(dest="spec_command", metavar="ACTION", required=True)
@@ -181,6 +234,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="the architecture only: do not keep the file's weights (default: "
                           "kept in <workspace>/models/imported as the spec's initial weights)")
     imp.set_defaults(func=_import)
+    saved = command(actions, "saved", "list the models saved in the workspace (the builder's "
+                                      "Save)", ["python -m tfcore spec saved"])
+    saved.set_defaults(func=_saved)
+    rename = command(actions, "rename", "rename a saved model; its own initial weights move "
+                                        "with it", ["python -m tfcore spec rename mlp lesson_net"])
+    rename.add_argument("name", help="the saved model's name")
+    rename.add_argument("new", help="its new name (not taken)")
+    rename.set_defaults(func=_rename)
+    delete = command(actions, "delete", "delete a saved model and the initial weights only it "
+                                        "uses",
+                     ["python -m tfcore spec delete lesson_net"])
+    delete.add_argument("name", help="the saved model's name")
+    delete.set_defaults(func=_delete)
     types = command(actions, "types", "list the layer types of the catalog by family",
                     ["python -m tfcore spec types",
                      "python -m tfcore spec types --family attention"])
