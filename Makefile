@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+# the browser tests and benches read it (tests/browser/conftest.py): make test CHROMIUM=...
+export CHROMIUM
 # make class: the address HAProxy listens on (default: the network) and how many server
 # processes it spreads the browsers over (default: one per core, TFLAB_CLASS_PROCESSES).
 CLASS_HOST ?= 0.0.0.0

@@ -2,7 +2,7 @@
 
 Each trial starts a fresh dashboard (``streamlit run app.py`` on 127.0.0.1 and a free
 port, a fresh workspace, warm workers on as by default), polls ``/_stcore/health`` until it
-answers 200 and then, in headless chromium (``/usr/bin/chromium`` or ``TFLAB_CHROMIUM``) at
+answers 200 and then, in headless chromium (``/usr/bin/chromium`` or ``CHROMIUM``) at
 1280x800, opens one page and times from the health answer to:
 
 * ``title``: the page's own content is drawn: its title (``h1``) shows in the main block

@@ -11,7 +11,7 @@ Prints every trial and the medians.
 
 Browser mode (``--browser``). What a person sees: a click on the Train page's "Train" button
 -> the first point on the live chart, in headless chromium (``/usr/bin/chromium``, or
-``TFLAB_CHROMIUM``). Two dashboards run side by side, each ``streamlit run app.py`` on
+``CHROMIUM``). Two dashboards run side by side, each ``streamlit run app.py`` on
 127.0.0.1 and a free port with its own fresh workspace: ``TFLAB_WARM_WORKER=0`` (cold) and
 ``=1`` (warm). A trial opens ``/train?lang=en`` in a new browser session, waits for the
 button and for the app to be idle, clicks, and waits (polling every 50 ms; a mutation

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from sessions_setup import wait_healthy  # noqa: E402 - bench/ is on sys.path
 
 HOST = "127.0.0.1"
-CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--no-first-run", "--disable-background-networking"]
 READY = b"ready\n"          # what a warm worker prints once warmed up (tfcore.training.warm)

@@ -44,7 +44,8 @@ from tests.browser.choices import click_chip, pick_option  # noqa: F401 - re-exp
 from tests.conftest import ROOT
 from tfcore.training.cluster import free_ports
 
-CHROMIUM = os.environ.get("TFLAB_CHROMIUM", "/usr/bin/chromium")
+# The browser: `make test CHROMIUM=/path/to/chromium` (the Makefile exports CHROMIUM).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
     "--no-first-run", "--disable-background-networking", "--disable-component-update",
