@@ -21,6 +21,7 @@ from tests.unit.fixtures_train import mlp_request, train_records, wait_until
 from tfcore.rundir import RunStore
 from tfcore.training import jobs
 
+pytestmark = pytest.mark.slow
 # Same losses up to float round-off: the two strategies reduce the same per-replica sums
 # in a different order. Stated tolerance: 1e-3 absolute on every step's loss.
 LOSS_TOLERANCE = 1e-3
