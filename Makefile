@@ -19,10 +19,9 @@ LOAD_RUNS ?= 1
 PYTEST_ARGS ?=
 # make test / test-fast: pytest workers (pytest-xdist), one per core, at most 4. Each
 # worker takes whole test files (--dist loadfile), so a module's shared run, page or
-# server is built once, in the order tests/conftest.py gives them (costly files first:
-# --no-loadscope-reorder keeps it); TEST_WORKERS=0 runs everything in this one process.
+# server is built once; TEST_WORKERS=0 runs everything in this one process.
 TEST_WORKERS ?= $(shell n=$$(nproc); [ $$n -gt 4 ] && n=4; echo $$n)
-XDIST := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+XDIST := -n $(TEST_WORKERS) --dist loadfile
 
 .PHONY: install run class proxy test-class test test-fast test-load test-unit test-app test-browser browser canvas code-editor cli-help clean
 

@@ -30,31 +30,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{SHARED}: the module's tests share one workspace")
 
 
-def _cost_tier(item: pytest.Item) -> int:
-    """0: a browser test file, 1: a file with tests marked slow (they train, time or start
-    servers), 2: the rest."""
-    path = Path(str(item.fspath))
-    if path.parent.name == "browser":
-        return 0
-    return 1 if item.get_closest_marker("slow") is not None else 2
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
-    """Costly test files first, whole files kept together (their shared fixtures), the
-    order within a tier kept. ``make test`` hands whole files to its workers in this order
-    (``--dist loadfile --no-loadscope-reorder``): the long browser files start early and
-    the many short files fill the end, so no worker finishes long before the other (with
-    xdist's own order, by number of tests, the browser files came last)."""
-    tier: dict[str, int] = {}
-    for item in items:
-        key = str(item.fspath)
-        tier[key] = min(tier.get(key, 2), _cost_tier(item))
-    first = {}
-    for index, item in enumerate(items):
-        first.setdefault(str(item.fspath), index)
-    items.sort(key=lambda item: (tier[str(item.fspath)], first[str(item.fspath)]))
-
-
 @pytest.fixture(scope="session", autouse=True)
 def session_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A workspace for what runs outside any test (imports, session fixtures)."""
