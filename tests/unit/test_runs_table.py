@@ -81,3 +81,26 @@ def test_accuracy_text_sorts_like_the_numbers() -> None:
     nan = table_rows([_summary("n", {"val/accuracy": float("nan")})])
     assert nan.iloc[0][EN["runs.col.accuracy"]] == "–"
     assert _column_config(frame)[EN["runs.col.accuracy"]]["alignment"] == "right"
+
+
+def test_step_axes_count_whole_steps() -> None:
+    """A 20-step run's chart read "1.0, 2.0, ..." on its step axis: step axes tick at whole
+    steps only and print integers (thousands separated); a wall-time axis keeps decimals."""
+    import pandas as pd
+
+    from ui.training.charts import line_chart
+
+    curves = pd.DataFrame([{"run": "r", "label": "r", "split": "train", "step": s,
+                            "time": s / 10, "value": 1 / s, "smoothed": 1 / s}
+                           for s in range(1, 21)])
+    by_step = charts.compare_chart(curves, "step", "loss")["layer"][0]["encoding"]["x"]
+    assert by_step["axis"] == {"format": ",d", "tickMinStep": 1}
+    by_time = charts.compare_chart(curves, "time", "loss")["layer"][0]["encoding"]["x"]
+    assert "axis" not in by_time
+    timeline = charts.run_chart(curves, [10, 20], "loss")["layer"][0]["encoding"]["x"]
+    assert timeline["axis"]["tickMinStep"] == 1
+    live = pd.DataFrame({"step": range(1, 6), "value": [1.0] * 5, "series": ["train"] * 5})
+    axis = line_chart(live, "step", "loss", False, "step")["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == ",d" and axis["tickMinStep"] == 1
+    elapsed = line_chart(live.rename(columns={"step": "time"}), "time", "loss", False, "s")
+    assert "tickMinStep" not in elapsed["layer"][0]["encoding"]["x"]["axis"]

@@ -7,6 +7,7 @@ Code outside this package imports only the names below (``__all__``).
 
 from __future__ import annotations
 
+from ui.common.chart_axes import STEP_AXIS
 from ui.common.chart_cache import cached_chart, frame_digest
 from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.errors import error_text, guarded, located_text, show_error
@@ -39,6 +40,7 @@ from ui.common.widgets import choose_placeholder
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
+    "STEP_AXIS",
     "browser_cookie",
     "write_cookie",
     "protocol_messages",

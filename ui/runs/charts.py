@@ -7,17 +7,13 @@ from typing import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
-from ui.common import metric_label, t
+from ui.common import STEP_AXIS, metric_label, t
 
 X_FIELDS = {"step": "step", "time": "time"}
 PALETTE = alt.Scale(scheme="category10")
 # Run names are long ("cats and dogs CNN, lr 0.003, ..."): their legend goes under the
 # chart, one name a line, uncut (a legend beside it cuts names at 160 px).
 RUN_LEGEND = {"orient": "bottom", "direction": "vertical", "labelLimit": 0}
-
-
-def _x(axis: str) -> alt.X:
-    return alt.X(f"{X_FIELDS[axis]}:Q", title=t(f"runs.x.{axis}"))
 
 
 def _q(name: str, title: str, **extra: object) -> dict:
@@ -35,7 +31,8 @@ def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
     and validation per snapshot: bench/bench_sessions.py)."""
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
     metric = metric_label(metric)
-    base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}")),
+    base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}"),
+                    **({"axis": STEP_AXIS} if axis == "step" else {})),
             "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"},
                         legend=RUN_LEGEND),
             "strokeDash": _n("split_label", t("runs.chart.split")),
@@ -57,7 +54,8 @@ def group_chart(stats: pd.DataFrame, labels: dict[str, str], metric: str) -> alt
     data = stats.assign(label=stats["group"].map(labels).fillna(stats["group"]),
                         lo=stats["mean"] - stats["std"], hi=stats["mean"] + stats["std"])
     data = data[data["split"] == data["split"].iloc[0]] if len(data) else data
-    base = alt.Chart(data).encode(x=alt.X("step:Q", title=t("runs.x.step")),
+    base = alt.Chart(data).encode(x=alt.X("step:Q", title=t("runs.x.step"),
+                                          axis=alt.Axis(**STEP_AXIS)),
                                   color=alt.Color("label:N", title=t("runs.chart.group"),
                                                   scale=PALETTE))
     band = base.mark_area(opacity=0.15).encode(y="min:Q", y2="max:Q")
@@ -79,7 +77,8 @@ def run_chart(curves: pd.DataFrame, checkpoint_steps: Sequence[int], metric: str
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
     metric = metric_label(metric)
     lines = {"data": {"name": "curves"}, "mark": {"type": "line", "point": {"size": 18}},
-             "encoding": {"x": _q("step", t("runs.x.step")), "y": _q("smoothed", metric),
+             "encoding": {"x": _q("step", t("runs.x.step"), axis=STEP_AXIS),
+                          "y": _q("smoothed", metric),
                           "color": _n("split_label", t("runs.chart.split"),
                                       scale={"scheme": "category10"}),
                           "tooltip": [_q("step", t("runs.x.step")),

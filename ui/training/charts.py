@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.runs import smooth
-from ui.common import metric_label
+from ui.common import STEP_AXIS, metric_label
 
 MAX_POINTS = 2000
 SKIP = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
@@ -211,7 +211,8 @@ def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool, x_title
         color["scale"] = {"domain": list(colors), "range": list(colors.values())}
     axis = {"labelFontSize": style.font, "titleFontSize": style.font, "tickCount": 6}
     encoding = {
-        "x": {"field": x, "type": "quantitative", "title": x_title, "axis": dict(axis),
+        "x": {"field": x, "type": "quantitative", "title": x_title,
+              "axis": dict(axis, **(STEP_AXIS if x in ("step", "epoch") else {})),
               "scale": {"zero": False, "nice": True}},
         "y": {"field": "value", "type": "quantitative", "title": title, "scale": scale,
               "axis": {"grid": True, **axis}},
