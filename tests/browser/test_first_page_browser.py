@@ -14,11 +14,16 @@ DATAFRAMES = "[data-testid='stDataFrame']"
 
 
 def _first_page(browser, url: str, lang: str):
-    """A new browser (context) opening Home in ``lang``, at 1280x800."""
+    """A new browser (context) opening Home in ``lang``, at 1280x800; closed again if the
+    page does not open."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{url}/?lang={lang}")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{url}/?lang={lang}")
+    except Exception:
+        context.close()
+        raise
     return context, page
 
 
@@ -27,8 +32,10 @@ def test_home_fills_in_devices_once_tensorflow_loads(browser, tmp_path: Path) ->
     the background import can be done, and each fills itself in."""
     with dashboard(tmp_path / "ws", tmp_path / "streamlit.log",
                    TFLAB_WARM_WORKER="0") as url:
-        opened = {lang: _first_page(browser, url, lang) for lang in ("en", "zh")}
+        opened: dict = {}
         try:
+            for lang in ("en", "zh"):
+                opened[lang] = _first_page(browser, url, lang)
             for lang, (_, page) in opened.items():
                 text = catalog(lang)
                 settle(page, page.get_by_role("heading", name=text["home.title"]))

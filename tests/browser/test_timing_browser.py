@@ -16,7 +16,6 @@ from tests.browser.conftest import (
 )
 from ui.common.i18n import catalog
 
-EN = catalog("en")
 CHART = "[data-testid='stVegaLiteChart']"
 
 

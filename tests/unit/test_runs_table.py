@@ -52,7 +52,7 @@ def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:
     first, second = frame.iloc[0], frame.iloc[1]
     assert first[EN["runs.col.loss"]] == 0.3123
     assert first[EN["runs.col.accuracy"]] == "0.8765"
-    assert second[EN["runs.col.accuracy"]] == "–"      # not the grid's "None", in any language
+    assert second[EN["runs.col.accuracy"]] == "—"      # not the grid's "None", in any language
     assert first[EN["runs.col.name"]] == shorten(LONG, (SHOWN["name"] - PAD_PX) // CELL_PX)
     assert first[EN["runs.col.run"]].endswith("abcd")          # hidden, still in the frame
     assert first["test/auc"] == 0.7
@@ -79,7 +79,7 @@ def test_accuracy_text_sorts_like_the_numbers() -> None:
     assert texts == ["0.5000", "1.0000", "0.0500", "0.9877", "0.0000"]
     assert [float(x) for x in sorted(texts)] == sorted(round(v, 4) for v in values)
     nan = table_rows([_summary("n", {"val/accuracy": float("nan")})])
-    assert nan.iloc[0][EN["runs.col.accuracy"]] == "–"
+    assert nan.iloc[0][EN["runs.col.accuracy"]] == "—"
     assert _column_config(frame)[EN["runs.col.accuracy"]]["alignment"] == "right"
 
 

@@ -15,8 +15,8 @@ from tfcore.workspace import default_workspace
 
 TEXTS = {"en": ("sequential, 4 layers", "Renamed the saved model mlp to lesson_net.",
                 "Deleted the saved model lesson_net.", "No saved models yet"),
-         "zh": ("sequential，4 层", "已将保存的模型 mlp 重命名为 lesson_net。",
-                "已删除保存的模型 lesson_net。", "还没有保存的模型")}
+         "zh": ("sequential，4 层", "已将模型 mlp 重命名为 lesson_net。",
+                "已删除模型 lesson_net。", "还没有保存的模型")}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -67,8 +67,22 @@ def test_a_damaged_saved_model_is_listed_with_its_problem(capsys) -> None:
     ws = default_workspace().ensure()
     save_spec(ws, "mlp", get_preset("mlp"))
     (ws.models / "broken.json").write_text("{not json", encoding="utf-8")
+    (ws.models / "latin1.json").write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
+    (ws.models / "folder.json").mkdir()                          # not a saved model at all
     assert main(["spec", "saved"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["broken", "mlp"]
-    assert "broken" in lines[0] and len(lines[0].split()) > 1       # its problem, located
-    assert "4 layers" in lines[1]
+    assert [line.split()[0] for line in lines] == ["broken", "latin1", "mlp"]
+    assert "JSON" in lines[0]                                    # its problem, located
+    assert "models/latin1.json" in lines[1] and "UTF-8" in lines[1] and "byte 13" in lines[1]
+    assert "4 layers" in lines[2]
+
+
+def test_another_workspace_is_chosen_with_the_flag(capsys, tmp_path) -> None:
+    from tfcore.workspace import Workspace
+
+    other = Workspace(tmp_path / "other").ensure()
+    save_spec(other, "elsewhere", get_preset("mlp"))
+    assert main(["spec", "saved", "--workspace", str(tmp_path / "other")]) == 0
+    assert capsys.readouterr().out.split()[0] == "elsewhere"
+    assert main(["spec", "delete", "elsewhere", "--workspace", str(tmp_path / "other")]) == 0
+    assert list_specs(other) == []

@@ -148,6 +148,14 @@ def _saved(args: argparse.Namespace) -> int:
         except TFLabError as exc:
             print(f"{name:<{width}}  {exc.text(lang)}")
             continue
+        except UnicodeDecodeError as exc:                   # not UTF-8 text
+            print(f"{name:<{width}}  " + render("cli.err.spec_binary", {
+                "path": f"models/{name}.json", "offset": exc.start}, lang))
+            continue
+        except OSError as exc:                              # unreadable
+            print(f"{name:<{width}}  " + render("cli.err.read", {
+                "path": f"models/{name}.json", "reason": exc.strerror or str(exc)}, lang))
+            continue
         said = render("cli.spec.saved_row", {"kind": spec.kind, "layers": len(spec.layers)},
                       lang)
         weights = render("cli.spec.saved_weights", {}, lang) if spec.weights else ""
@@ -234,18 +242,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="the architecture only: do not keep the file's weights (default: "
                           "kept in <workspace>/models/imported as the spec's initial weights)")
     imp.set_defaults(func=_import)
-    saved = command(actions, "saved", "list the models saved in the workspace (the builder's "
-                                      "Save)", ["python -m tfcore spec saved"])
+    saved = command(actions, "saved", "list the models saved in the workspace (the model "
+                                      "builder's Save to the workspace)",
+                    ["python -m tfcore spec saved"])
+    add_flag(saved, "workspace", type=path_arg)
     saved.set_defaults(func=_saved)
     rename = command(actions, "rename", "rename a saved model; its own initial weights move "
                                         "with it", ["python -m tfcore spec rename mlp lesson_net"])
     rename.add_argument("name", help="the saved model's name")
     rename.add_argument("new", help="its new name (not taken)")
+    add_flag(rename, "workspace", type=path_arg)
     rename.set_defaults(func=_rename)
     delete = command(actions, "delete", "delete a saved model and the initial weights only it "
                                         "uses",
                      ["python -m tfcore spec delete lesson_net"])
     delete.add_argument("name", help="the saved model's name")
+    add_flag(delete, "workspace", type=path_arg)
     delete.set_defaults(func=_delete)
     types = command(actions, "types", "list the layer types of the catalog by family",
                     ["python -m tfcore spec types",

@@ -48,7 +48,7 @@ def list_specs(ws: Workspace) -> list[str]:
     """Names of saved specs, sorted."""
     if not ws.models.is_dir():
         return []
-    return sorted(p.stem for p in ws.models.glob("*.json"))
+    return sorted(p.stem for p in ws.models.glob("*.json") if p.is_file())
 
 
 def load_spec(ws: Workspace, name: str) -> ModelSpec:

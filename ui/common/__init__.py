@@ -33,20 +33,21 @@ from ui.common.rights import can_destroy, server_is_loopback, teacher_login, tea
 from ui.common.script_hooks import disable_keras_reset, keras_reset_disabled
 from ui.common.sidebar import presenter_mode
 from ui.common.sidebar import render as render_sidebar
-from ui.common.text import plain, plain_params
+from ui.common.text import NO_VALUE, plain, plain_params
 from ui.common.st_compat import protocol_messages
 from ui.common.widgets import choose_placeholder
 
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
-    "STEP_AXIS",
     "browser_cookie",
     "write_cookie",
     "protocol_messages",
     "CURRENT_SPEC_KEY",
     "DEFAULT_LANG",
+    "NO_VALUE",
     "PAGES",
+    "STEP_AXIS",
     "available_pages",
     "cached_chart",
     "choose_placeholder",

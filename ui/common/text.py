@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from tfcore.messages import Names
 
 JOINER = "\u2060"
+NO_VALUE = "—"      # a table cell with no value (the data grid would print "None")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029]+")
 _ALWAYS = re.compile(r"([\\`*~\[\]$])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")

@@ -12,6 +12,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from ui.common import STEP_AXIS
+
 MAX_POINTS = 600
 
 
@@ -45,7 +47,7 @@ def loss_chart(losses: np.ndarray, labels: Mapping[str, str]) -> alt.Chart:
     idx = _thin(len(losses))
     frame = pd.DataFrame({"step": idx + 1, "loss": np.maximum(losses[idx], 1e-12)})
     return alt.Chart(frame).mark_line().encode(
-        x=alt.X("step:Q", title=labels["step"]),
+        x=alt.X("step:Q", title=labels["step"], axis=alt.Axis(**STEP_AXIS)),
         y=alt.Y("loss:Q", title=labels["loss"], scale=alt.Scale(type="log")),
     ).properties(height=260)
 
@@ -66,7 +68,8 @@ def params_chart(history: Mapping[str, np.ndarray], targets: Mapping[str, Sequen
                 rules.append({"param": label, "value": target[j]})
     frame = pd.concat(rows) if rows else pd.DataFrame(columns=["step", "value", "param"])
     lines = alt.Chart(frame).mark_line().encode(
-        x=alt.X("step:Q", title=labels["step"]), y=alt.Y("value:Q", title=labels["value"]),
+        x=alt.X("step:Q", title=labels["step"], axis=alt.Axis(**STEP_AXIS)),
+        y=alt.Y("value:Q", title=labels["value"]),
         color=alt.Color("param:N", title=labels["param"]))
     if not rules:
         return lines.properties(height=260)

@@ -19,8 +19,8 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.rundir import Insight, InsightGrid, InsightMeta, read_grid, read_insight
-from ui.common import (cached_chart, catalog, current_lang, located_text, plain_params,
-                       presenter_mode, t)
+from ui.common import (NO_VALUE, cached_chart, catalog, current_lang, located_text,
+                       plain_params, presenter_mode, t)
 from ui.insight.boundary_charts import boundary_chart, plane_room
 from ui.insight.chart_style import NORMAL, PRESENTER, InsightStyle
 from ui.insight.network_charts import MAX_COLUMNS, MAX_DRAWN, network_chart
@@ -155,7 +155,7 @@ def class_labels(meta: InsightMeta) -> list[str]:
                                                              plane.class_names)]
 
 
-DASH = "—"                          # what a layer does not have (a Flatten's units)
+DASH = NO_VALUE                     # what a layer does not have (a Flatten's units)
 
 
 def _shown(value: object, form: str) -> str:

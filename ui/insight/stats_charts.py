@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.rundir import InsightMeta
+from ui.common import STEP_AXIS
 from ui.insight.chart_style import NORMAL, InsightStyle, axis_spec, legend_spec, spread, title_spec
 
 MAX_STEPS = 200          # snapshots drawn per series (evenly spaced, the last kept)
@@ -69,7 +70,8 @@ def distribution_chart(frame: pd.DataFrame, title: str, titles: Mapping[str, str
     """Nested percentile bands over steps (min-max, 7-93, 16-84, 31-69 %) and the median:
     how a variable's distribution moves while it trains."""
     x = {"field": "step", "type": "quantitative", "title": titles["step"],
-         "axis": axis_spec(style, tickCount=5), "scale": {"zero": False, "nice": False}}
+         "axis": axis_spec(style, tickCount=5, **STEP_AXIS),
+         "scale": {"zero": False, "nice": False}}
     layers = []
     half = len(BANDS) // 2
     for depth in range(half):
@@ -174,7 +176,8 @@ def layers_chart(frame: pd.DataFrame, names: Sequence[str], title: str,
                      "clip": True},
             "encoding": {
                 "x": {"field": "step", "type": "quantitative", "title": titles["step"],
-                      "axis": axis_spec(style, tickCount=5), "scale": {"zero": False}},
+                      "axis": axis_spec(style, tickCount=5, **STEP_AXIS),
+                      "scale": {"zero": False}},
                 "y": {"field": "value", "type": "quantitative", "title": titles["value"],
                       "scale": scale, "axis": axis},
                 "color": {"field": "layer", "type": "ordinal", "sort": list(names),

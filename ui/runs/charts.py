@@ -32,7 +32,7 @@ def compare_chart(curves: pd.DataFrame, axis: str, metric: str) -> dict:
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
     metric = metric_label(metric)
     base = {"x": _q(X_FIELDS[axis], t(f"runs.x.{axis}"),
-                    **({"axis": STEP_AXIS} if axis == "step" else {})),
+                    **({"axis": dict(STEP_AXIS)} if axis == "step" else {})),
             "color": _n("label", t("runs.chart.run"), scale={"scheme": "category10"},
                         legend=RUN_LEGEND),
             "strokeDash": _n("split_label", t("runs.chart.split")),
@@ -77,7 +77,7 @@ def run_chart(curves: pd.DataFrame, checkpoint_steps: Sequence[int], metric: str
     data = curves.assign(split_label=curves["split"].map(lambda s: t(f"runs.split.{s}")))
     metric = metric_label(metric)
     lines = {"data": {"name": "curves"}, "mark": {"type": "line", "point": {"size": 18}},
-             "encoding": {"x": _q("step", t("runs.x.step"), axis=STEP_AXIS),
+             "encoding": {"x": _q("step", t("runs.x.step"), axis=dict(STEP_AXIS)),
                           "y": _q("smoothed", metric),
                           "color": _n("split_label", t("runs.chart.split"),
                                       scale={"scheme": "category10"}),

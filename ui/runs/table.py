@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import RunSummary
-from ui.common import located_text, t
+from ui.common import NO_VALUE, located_text, t
 from ui.runs.panels import COMPARE
 
 # Shown columns: catalog key -> width in px, each wide enough for its header and values in
@@ -64,14 +64,12 @@ def _started(epoch: float | None) -> datetime | None:
     return datetime.fromtimestamp(epoch, tz=timezone.utc) if epoch else None
 
 
-NO_VALUE = "–"      # a rate the run did not log: the grid would print "None", in any language
-
-
 def _accuracy(final: dict[str, float]) -> str:
     """The final validation accuracy, whichever accuracy metric the run logged, as text with
     four decimals (a rate in [0, 1], so the column still sorts by value), or a dash."""
-    value = next((final[f"val/{m}"] for m in ACCURACIES if f"val/{m}" in final), None)
-    return NO_VALUE if value is None or value != value else f"{value:.4f}"
+    value = next((final[f"val/{m}"] for m in ACCURACIES
+                  if f"val/{m}" in final and final[f"val/{m}"] == final[f"val/{m}"]), None)
+    return NO_VALUE if value is None else f"{value:.4f}"
 
 
 def _row(s: RunSummary) -> dict:
