@@ -131,9 +131,8 @@ def _saved(args: argparse.Namespace) -> int:
     """The workspace's saved models, one a line: name, kind, layers, and whether it has
     initial weights. A file that does not read is listed with its located problem."""
     from tfcore import settings
-    from tfcore.errors import TFLabError
     from tfcore.messages import render
-    from tfcore.model import list_specs, load_spec
+    from tfcore.model import list_specs
     from tfcore.workspace import default_workspace
 
     ws, lang = default_workspace(), settings.cli_lang()
@@ -143,24 +142,28 @@ def _saved(args: argparse.Namespace) -> int:
         return 0
     width = max(map(len, names_))
     for name in names_:
-        try:
-            spec = load_spec(ws, name)
-        except TFLabError as exc:
-            print(f"{name:<{width}}  {exc.text(lang)}")
-            continue
-        except UnicodeDecodeError as exc:                   # not UTF-8 text
-            print(f"{name:<{width}}  " + render("cli.err.spec_binary", {
-                "path": f"models/{name}.json", "offset": exc.start}, lang))
-            continue
-        except OSError as exc:                              # unreadable
-            print(f"{name:<{width}}  " + render("cli.err.read", {
-                "path": f"models/{name}.json", "reason": exc.strerror or str(exc)}, lang))
-            continue
-        said = render("cli.spec.saved_row", {"kind": spec.kind, "layers": len(spec.layers)},
-                      lang)
-        weights = render("cli.spec.saved_weights", {}, lang) if spec.weights else ""
-        print(f"{name:<{width}}  {said}{weights}")
+        print(f"{name:<{width}}  {_saved_line(ws, name, lang)}")
     return 0
+
+
+def _saved_line(ws, name: str, lang: str) -> str:
+    """What ``spec saved`` says of one saved model: kind and layers, or why it did not read."""
+    from tfcore.errors import TFLabError
+    from tfcore.messages import render
+    from tfcore.model import load_spec
+
+    path = f"models/{name}.json"
+    try:
+        spec = load_spec(ws, name)
+    except TFLabError as exc:
+        return exc.text(lang)
+    except UnicodeDecodeError as exc:                       # not UTF-8 text
+        return render("cli.err.spec_binary", {"path": path, "offset": exc.start}, lang)
+    except OSError as exc:                                  # unreadable
+        return render("cli.err.read", {"path": path, "reason": exc.strerror or str(exc)}, lang)
+    weights = render("cli.spec.saved_weights", {}, lang) if spec.weights else ""
+    return render("cli.spec.saved_row", {"kind": spec.kind, "layers": len(spec.layers)},
+                  lang) + weights
 
 
 def _rename(args: argparse.Namespace) -> int:

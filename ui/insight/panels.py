@@ -155,11 +155,9 @@ def class_labels(meta: InsightMeta) -> list[str]:
                                                              plane.class_names)]
 
 
-DASH = NO_VALUE                     # what a layer does not have (a Flatten's units)
-
-
 def _shown(value: object, form: str) -> str:
-    return DASH if value is None else form.format(value)
+    """``value`` in ``form``, or the dash of what a layer does not have (a Flatten's units)."""
+    return NO_VALUE if value is None else form.format(value)
 
 
 def layer_summary(meta: InsightMeta, record: Mapping | None) -> pd.DataFrame:
