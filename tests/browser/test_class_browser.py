@@ -36,7 +36,7 @@ from ui.serve import COOKIE, find_haproxy
 
 EN = catalog("en")
 START_S = 300.0
-pytestmark = pytest.mark.class_browser         # in make test; alone: make test-class
+pytestmark = pytest.mark.class_browser         # make test-class (not in make test)
 PICKER_JS = SELECTBOX_TEXT_JS
 
 
@@ -72,7 +72,9 @@ def classroom(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     workspace = folder / "ws"
     env = dict(os.environ, TFLAB_WORKSPACE=str(workspace), TFLAB_MAX_WORKERS="1",
-               TFLAB_WARM_WORKER="1", PYTHONUNBUFFERED="1")
+               TFLAB_WARM_WORKER="1", PYTHONUNBUFFERED="1",
+               TMPDIR=str(folder),               # the groups' server logs land here too
+               STREAMLIT_SERVER_COOKIE_SECRET=uuid.uuid4().hex * 2)   # as on two hosts
     other, proxy_port = free_ports(2)
     groups = []
     try:
@@ -82,6 +84,7 @@ def classroom(tmp_path_factory):
         groups.append(_start(["class", "--host", "127.0.0.1", "--port", str(proxy_port),
                               "--processes", "1", "--also", f"127.0.0.1:{other}"],
                              env, folder / "proxy-host.log"))
+        _LOGS[:] = [folder]
         yield f"http://127.0.0.1:{proxy_port}", workspace
     finally:
         for proc in reversed(groups):
@@ -101,18 +104,51 @@ def _tab(browser, url: str, server: str, foreign: list):
     return context, page
 
 
+_LOGS: list[Path] = []                  # the class folder: the groups' and servers' logs
+
+
+def _diagnosis(page, workspace: Path) -> str:
+    """What a failure needs to be understood (it failed only on a slower CI machine):
+    the page's URL, its form, its process cookie, the runs and the servers' logs."""
+    lines = [f"page URL: {page.url}"]
+    for label in (EN["train.epochs"], EN["train.run_name"]):
+        try:
+            value = page.get_by_label(label, exact=True).input_value(timeout=5000)
+        except PlaywrightTimeout:
+            value = "(not shown)"
+        lines.append(f"form {label!r}: {value!r}")
+    lines.append("cookies: " + ", ".join(f"{c['name']}={c['value']}"
+                                         for c in page.context.cookies()))
+    for run in sorted((workspace / "runs").glob("*/run.json")):
+        try:
+            record = json.loads(run.read_text())
+            status = json.loads((run.parent / "status.json").read_text())
+        except (OSError, ValueError):
+            continue
+        lines.append(f"run {record.get('name')!r}: epochs "
+                     f"{record.get('training', {}).get('epochs')}, {status.get('state')}")
+    for log in sorted(p for folder in _LOGS for p in folder.rglob("*.log")):
+        tail = log.read_text(errors="replace").splitlines()[-15:]
+        lines += [f"--- {log.name}", *tail]
+    return "\n".join(lines)
+
+
 def _picker(page) -> str:
     return page.evaluate(PICKER_JS, EN["train.watch"])
 
 
-def _wait_picker(page, text: str, absent: str | None = None) -> None:
+def _wait_picker(page, text: str, absent: str | None = None,
+                 workspace: Path | None = None) -> None:
     script = ("([l, t, a]) => { const s = (" + PICKER_JS + ")(l); "
               "return s.includes(t) && !(a && s.includes(a)); }")
     try:
         page.wait_for_function(script, arg=[EN["train.watch"], text, absent],
                                timeout=TRAINING_S)
     except PlaywrightTimeout:
-        raise AssertionError(f"the run picker shows {_picker(page)!r}, not {text!r}") from None
+        found = f"the run picker shows {_picker(page)!r}, not {text!r}"
+        if workspace is not None:
+            found += "\n" + _diagnosis(page, workspace)
+        raise AssertionError(found) from None
 
 
 def _runs(workspace: Path) -> dict[str, dict]:
@@ -188,13 +224,13 @@ def test_a_run_started_on_one_process_is_watched_stopped_and_deleted_from_the_ot
         # B watches A's run live: its logged steps grow without a click
         b.goto(f"{url}/train?lang=en&epochs=300&pace=20&name={from_b}")
         settle(b, EN["train.title"])
-        _wait_picker(b, f"{from_a} · {EN['state.running']} · ")
+        _wait_picker(b, f"{from_a} · {EN['state.running']} · ", workspace=workspace)
         first = wait_logged(b, 0)
         assert wait_logged(b, first + 5) > first + 5
 
         # B's own run waits: one worker for the class, whichever process starts a run
         click_button(b, EN["train.start"])
-        _wait_picker(b, f"{from_b} · {EN['state.queued']} · ")
+        _wait_picker(b, f"{from_b} · {EN['state.queued']} · ", workspace=workspace)
         assert _runs(workspace)[from_a]["state"] == "running"
         assert _runs(workspace)[from_b]["queue_position"] == 1
 
@@ -204,7 +240,7 @@ def test_a_run_started_on_one_process_is_watched_stopped_and_deleted_from_the_ot
         click_button(b, EN["train.stop"])
         _wait_state(workspace, from_a, "stopped")
         _wait_state(workspace, from_b, "running")
-        _wait_picker(a, f"{from_a} · {EN['state.stopped']} · ")     # A follows, no click
+        _wait_picker(a, f"{from_a} · {EN['state.stopped']} · ", workspace=workspace)     # A follows, no click
 
         # B deletes A's run on the Runs page; A's run picker drops it by itself
         b.goto(f"{url}/runs?lang=en")
@@ -219,7 +255,8 @@ def test_a_run_started_on_one_process_is_watched_stopped_and_deleted_from_the_ot
         click_button(b, EN["runs.manage.delete"], scope=panel,
                      expect=EN["runs.manage.deleted"].format(name=from_a))   # above the list
         assert from_a not in _runs(workspace)
-        _wait_picker(a, f"{from_b} · {EN['state.running']} · ", absent=from_a)
+        _wait_picker(a, f"{from_b} · {EN['state.running']} · ", absent=from_a,
+                     workspace=workspace)
         a.screenshot(path=str(tmp_path / "a-after-delete.png"), full_page=True)
         for context in (ctx_a, ctx_b):          # each browser stayed with its process
             [cookie] = [c["value"] for c in context.cookies() if c["name"] == COOKIE]

@@ -21,7 +21,7 @@ from tfcore.lessons import PAIR_TTL, pair_step, prune_pairs, publish_pair
 from tfcore.lessons.pairs import pairs_dir
 from tfcore.workspace import Workspace
 from ui.serve import COOKIE, find_haproxy, haproxy_config
-from ui.serve.classroom import free_port, main
+from ui.serve.classroom import COOKIE_SECRET, ClassServer, free_port, main
 
 HAPROXY = find_haproxy()
 
@@ -83,6 +83,15 @@ def test_the_public_address_and_the_process_count_are_settings(monkeypatch) -> N
     with pytest.raises(settings.SettingError) as caught:
         settings.class_processes()
     assert caught.value.params["name"] == "TFLAB_CLASS_PROCESSES"
+
+
+def test_every_host_signs_cookies_with_the_secret_it_is_given(monkeypatch, tmp_path) -> None:
+    monkeypatch.delenv(COOKIE_SECRET, raising=False)
+    one, two = ClassServer(folder=tmp_path), ClassServer(folder=tmp_path)
+    assert len(one.secret) == 64 and one.secret != two.secret      # one per group
+    assert one._env()[COOKIE_SECRET] == one._env()[COOKIE_SECRET] == one.secret
+    monkeypatch.setenv(COOKIE_SECRET, "s" * 40)                     # shared by the hosts
+    assert ClassServer(folder=tmp_path)._env()[COOKIE_SECRET] == "s" * 40
 
 
 def test_without_haproxy_the_class_setup_says_how_to_install_it_and_starts_nothing(

@@ -85,6 +85,17 @@ def _url(host: str, port: int, scheme: str = "http") -> str:
     return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
 
 
+COOKIE_SECRET = "STREAMLIT_SERVER_COOKIE_SECRET"     # Streamlit's own variable
+
+
+def cookie_secret() -> str:
+    """The cookie secret every process signs its cookies with (Streamlit's XSRF cookie,
+    the teacher's sign-in): the one in the environment, so that the processes of every
+    host share it (a browser the proxy moves to another host after a failed health check
+    keeps working), else a new one for this group's processes."""
+    return os.environ.get("STREAMLIT_SERVER_COOKIE_SECRET") or secrets.token_hex(32)
+
+
 @dataclass
 class Backend:
     """One dashboard server process."""
@@ -126,7 +137,7 @@ class ClassServer:
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="tflab-class-")))
     backends: list[Backend] = field(default_factory=list)
     haproxy: subprocess.Popen | None = None
-    secret: str = field(default_factory=lambda: secrets.token_hex(32))
+    secret: str = field(default_factory=lambda: cookie_secret())
     stopping: bool = False
 
     def say(self, text: str) -> None:
@@ -162,7 +173,7 @@ class ClassServer:
         if public is None:
             public = self.host if self.proxy else self.backend_host
         return dict(os.environ, TFLAB_PUBLIC_ADDRESS=public, PYTHONUNBUFFERED="1",
-                    STREAMLIT_SERVER_COOKIE_SECRET=self.secret)    # one for all processes
+                    **{COOKIE_SECRET: self.secret})       # one for all processes
 
     def _launch(self, backend: Backend) -> None:
         with open(backend.log, "ab") as sink:
