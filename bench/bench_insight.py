@@ -11,7 +11,8 @@ ratio auto / off side by side, their median with the spread (lowest, quartiles, 
 the ratio of the best trials (other load only adds time) and of the medians, and the
 snapshots' own measured cost (the ``cost`` of each ``insight/stats.jsonl`` line) as a share
 of the auto run's time: the overhead without the machine's noise, and the probe's one-off
-warm-up (before the first snapshot, outside the auto budget). Each pair's ratio of the
+warm-up (before the first snapshot; the auto budget counts it, spread over the run), and
+the two together as a share of the run. Each pair's ratio of the
 process's CPU seconds over the whole run (loading and building included, the same in
 both) is printed too: other processes' load inflates wall time much more than it does the
 CPU time this process uses. The load average at the start and the end is printed: on a
@@ -122,14 +123,16 @@ def bench(preset: str, epochs: int, args: argparse.Namespace) -> float:
     medians = [statistics.median(r["seconds"] for r in trials[mode]) for mode in (False, True)]
     shares = [r["cost"] / r["seconds"] for r in trials[True]]
     warmups = [r["warmup"] for r in trials[True]]
+    totals = [(r["cost"] + r["warmup"]) / r["seconds"] for r in trials[True]]
     ratio = statistics.median(ratios)
     print(f"{preset}: ratio auto / off per pair (median [lowest, quartiles, highest]) "
           f"{spread(ratios)} ({'within' if ratio <= TARGET else 'above'} the {TARGET:.2f} "
           f"target); best trials {off:.2f} / {auto:.2f} s: {auto / off:.3f}; medians "
           f"{medians[0]:.2f} / {medians[1]:.2f} s: {medians[1] / medians[0]:.3f}; the "
           f"snapshots' own measured cost {statistics.median(shares):.1%} of the auto run "
-          f"(highest {max(shares):.1%}), the probe's warm-up {statistics.median(warmups):.2f} s "
-          f"(outside the budget); CPU seconds auto / off per pair {spread(cpu_ratios)}; "
+          f"(highest {max(shares):.1%}), the probe's warm-up {statistics.median(warmups):.2f} s, "
+          f"both {statistics.median(totals):.1%} (highest {max(totals):.1%}); CPU seconds "
+          f"auto / off per pair {spread(cpu_ratios)}; "
           f"load average now {load()}", flush=True)
     return ratio
 

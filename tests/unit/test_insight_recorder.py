@@ -33,15 +33,17 @@ def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
     """Steps of 10 ms, snapshots of 50 ms after the probe's one-off warm-up of 0.4 s, a run
     of 5,000 steps: each snapshot is followed by the training time its cost buys at the
     budget (50 ms / 3 % = 1.67 s, 167 steps), so the first frame after the start one comes
-    at step 167 (not once the budget covers three snapshots: step 500), the frames are
-    evenly spaced, the cost so far never passes the budget of the time so far by more than
-    the newest snapshot, and with the last step's the whole run's cost stays within the
-    budget of its training time, taking as many as that allows. The warm-up counts in
-    neither the cost nor the training time."""
+    at step 167 (not once the budget covers three snapshots: step 500, nor once it has paid
+    for the warm-up: step 1,500). From then on the run's projected time is known and the
+    warm-up's share of it (0.4 s of 50 s) narrows the rate to 2.2 %: the frames are evenly
+    spaced at 228 steps to the end, the snapshots' cost so far never passes the budget of
+    the time so far by more than the newest one, and with the warm-up and the last step's
+    the whole run's cost stays within the budget of its training time, taking as many as
+    that allows. The warm-up is not training time and not a snapshot."""
     clock = Clock()
     plan = SnapshotPlan(0, clock=clock)
     clock.now += 0.4
-    plan.warmed(0.4)                     # the probe's warm-up: outside the budget
+    plan.warmed(0.4)                     # the probe's warm-up: in the budget
     clock.now += 0.050
     plan.took(0.050)                     # the start snapshot: forced
     assert plan.training_time() == pytest.approx(0.0)
@@ -52,15 +54,15 @@ def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
             clock.now += 0.050
             plan.took(0.050)
             taken.append(step)
-            assert plan.spent - 0.050 <= BUDGET * plan.training_time() + 1e-9
+            assert plan.spent - plan.warmup - 0.050 <= BUDGET * plan.training_time() + 1e-9
     clock.now += 0.010 + 0.050
     plan.took(0.050)                     # the last step's
     training = 5000 * 0.010
     assert plan.spent <= BUDGET * training + 1e-9
     assert plan.spent + 0.050 > BUDGET * training             # as often as it allows
-    assert taken[0] == 167                # the start's 50 ms paid at 3 %; no warm-up paid
-    assert set(np.diff(taken)) == {167}                       # evenly spaced
-    assert len(taken) == 28 and plan.taken == 30
+    assert taken[0] == 167                # the start's 50 ms paid at 3 %
+    assert set(np.diff(taken)) == {228}   # then at 3 % less 0.4 s of 50 s: evenly spaced
+    assert len(taken) == 20 and plan.taken == 22 and plan.warmup == 0.4
 
 
 def test_auto_plan_keeps_its_minimum_gap_and_works_without_a_last_step() -> None:
@@ -216,7 +218,7 @@ def test_the_probe_measures_in_one_compiled_graph_as_eagerly(kind: str) -> None:
     the eager pass's gradient norms and dead shares, and reads the variables, not values
     frozen at tracing (after the weights change, it still agrees)."""
     from tfcore.data import DatasetRequest, load_dataset
-    from tfcore.training.insight_probe import Probe, probe_batch
+    from tfcore.training.insight_probe import EAGER_PASSES, Probe, probe_batch
     from tfcore.training.lifecycle import build_model
 
     if kind == "cnn":
@@ -227,11 +229,12 @@ def test_the_probe_measures_in_one_compiled_graph_as_eagerly(kind: str) -> None:
     x, y = probe_batch(bundle.x_train, bundle.y_train)
     probe = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
     assert probe.compiled is False, "a small model is measured eagerly (no tracing)"
-    probe.compiled = probe.compiled_hist = None            # as a large model's
+    probe.compiled, probe.tf_hist = None, True             # as a large model's
+    probe.passes = EAGER_PASSES                            # ... in a long run
     for _ in range(2):
         graph, hist = probe.gradients(), probe.weights()
         assert probe.compiled not in (None, False), "the pass was not compiled"
-        assert probe.compiled_hist not in (None, False), "the histograms were not compiled"
+        assert probe.tf_hist, "the histograms were not TensorFlow's"
         eager = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
         norms, dead = eager.gradients()
         assert graph[1] == pytest.approx(dead) and graph[0].keys() == norms.keys()
@@ -250,11 +253,13 @@ def test_the_probe_measures_in_one_compiled_graph_as_eagerly(kind: str) -> None:
 
 
 def test_a_large_model_is_measured_by_compiled_graphs_and_nonfinite_values_counted() -> None:
-    """From ``COMPILE_FROM`` parameters the probe compiles; the graph's histograms count a
-    NaN and an infinity apart, as numpy's do."""
+    """From ``COMPILE_FROM`` parameters the probe's histograms are TensorFlow's ops (they
+    count a NaN and an infinity apart, as numpy's do) and its pass runs eagerly for the
+    first ``EAGER_PASSES`` passes (a trace costs more than a short run's budget), then as
+    one compiled graph that gives the same gradient norms."""
     import keras
 
-    from tfcore.training.insight_probe import COMPILE_FROM, Probe
+    from tfcore.training.insight_probe import COMPILE_FROM, EAGER_PASSES, Probe
 
     units = COMPILE_FROM // 100 + 1
     model = keras.Sequential([keras.Input((100,)), keras.layers.Dense(units),
@@ -262,13 +267,20 @@ def test_a_large_model_is_measured_by_compiled_graphs_and_nonfinite_values_count
     x = np.random.default_rng(0).normal(size=(32, 100)).astype("float32")
     y = np.arange(32) % 3
     probe = Probe(model, x, y, "sparse_categorical_crossentropy", None, [])
-    assert probe.compiled is None and probe.compiled_hist is None
+    assert probe.compiled is None and probe.tf_hist
+    eager = [probe.gradients()[0] for _ in range(EAGER_PASSES)]
+    assert probe.compiled is None and probe.passes == EAGER_PASSES     # no trace yet
+    compiled = probe.gradients()[0]
+    assert probe.compiled not in (None, False)                         # traced now
+    assert eager[0] == eager[-1] and compiled.keys() == eager[0].keys()
+    for name, value in eager[0].items():
+        assert compiled[name] == pytest.approx(value, rel=1e-5), name
     kernel = model.layers[0].kernel
     values = kernel.numpy()
     values[0, 0], values[0, 1] = np.nan, np.inf
     kernel.assign(values)
     hist = probe.weights()[kernel.path]
-    assert probe.compiled_hist not in (None, False)
+    assert probe.tf_hist
     assert hist["nonfinite"] == 2 and sum(hist["counts"]) == values.size - 2
     finite = values[np.isfinite(values)]
     assert (hist["lo"], hist["hi"]) == (float(finite.min()), float(finite.max()))

@@ -180,10 +180,11 @@ def test_auto_mode_records_the_start_and_the_last_step(tmp_path) -> None:
 
 def test_a_short_unpaced_auto_run_on_circles_records_several_frames(tmp_path) -> None:
     """Playground on circles for 20 epochs, unpaced, insight in auto mode: a run of a few
-    seconds with the Train page's defaults otherwise. The probe's one-off warm-up stays out
-    of the 3 % budget, so the boundary is recorded at several steps between the start and
-    the end, one already in the run's first half (with the warm-up in the budget the first
-    snapshot's cost held the next one back until late in the run, or to its end), and the
+    seconds with the Train page's defaults otherwise. The probe's one-off warm-up counts in
+    the whole run's 3 % but is spread over it, not paid before the next frame, so the
+    boundary is recorded at several steps between the start and the end, one already in
+    the run's first half (with the warm-up paid first, its cost held the next frame back
+    until late in the run, or to its end), and the
     snapshots the plan chose (all but the last step's, which is always taken and whose cost
     the plan reserved as the one before it) stay within the budget of the run's time."""
     from tfcore.model import get_preset

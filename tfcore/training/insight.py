@@ -9,8 +9,13 @@ that cost ``c`` seconds is followed by ``c / BUDGET`` seconds of training; one i
 when it and the last step's would not fit in the budget of the whole run projected at the
 rate so far), and at the last step. The probe's first
 pass, a one-off warm-up (TensorFlow's first calls of its ops and the extractor model), runs
-once before the first snapshot and counts in neither the snapshots' cost nor the training
-time: a short run on a 2-D set pays it once, not as a share of its seconds. A snapshot is only
+once before the first snapshot; its results are dropped, so the snapshots' measured cost is
+their steady one. Its seconds count in the budget of the whole run, spread over it (the
+snapshots after it are spaced as if the budget were smaller by the warm-up's share of the
+run's projected time), not paid before the next frame: everything insight costs stays
+within :data:`BUDGET` of the training time (the start and last step's snapshots are always
+taken), and a short run on a 2-D set still draws frames from its first seconds on.
+A snapshot is only
 taken at a step whose model the loop has handed back (``TrainState.ahead == 0``): a
 multi-step graph call reports its steps after it returns, when the model is already at
 the call's last step.
@@ -49,13 +54,15 @@ class SnapshotPlan:
     spread evenly within ``budget`` of the training time (the time since the start, less
     the snapshots' own and the probe's one-off warm-up, :meth:`warmed`).
 
-    Auto mode: a snapshot that cost ``c`` seconds is followed by ``c / budget`` seconds of
-    training before the next (at least ``min_gap`` seconds of the clock), so the cost so far
-    stays within the budget of the time so far and the first frame after the start comes
-    as soon as the budget has paid for the start's, not three snapshots later. Given the
+    Auto mode: a snapshot that cost ``c`` seconds is followed by ``c / rate`` seconds of
+    training before the next (at least ``min_gap`` seconds of the clock), where ``rate`` is
+    the budget less the warm-up's share of the run's projected training time: the first
+    frame after the start comes as soon as the rate has paid for the start's, not three
+    snapshots later, and the frames stay evenly spaced to the end. Given the
     run's last step, a snapshot is also skipped when it and the last step's (always taken,
     reserved as one more like the last) would not fit in the budget of the whole run's
-    training time, projected at the rate so far. ``clock`` is ``time.perf_counter``
+    training time, projected at the rate so far; the warm-up counts in that cost.
+    ``clock`` is ``time.perf_counter``
     unless a test gives one; ``first_step`` is the step the attempt started from."""
 
     def __init__(self, every: int, budget: float | None = None, min_gap: float = MIN_GAP,
@@ -64,15 +71,16 @@ class SnapshotPlan:
         self.budget = BUDGET if budget is None else budget
         self.first_step = first_step
         self.started = clock()
-        self.spent = 0.0               # seconds of every snapshot so far
-        self.warmup = 0.0              # seconds of the probe's warm-up (not in the budget)
+        self.spent = 0.0               # seconds of every snapshot and the warm-up so far
+        self.warmup = 0.0              # of which the probe's warm-up
         self.last_cost = 0.0
         self.last_at = float("-inf")
         self.next_at = 0.0             # training time the next auto snapshot waits for
+        self.whole: float | None = None    # the run's projected training time, when known
         self.taken = 0
 
     def training_time(self) -> float:
-        return max(0.0, self.clock() - self.started - self.spent - self.warmup)
+        return max(0.0, self.clock() - self.started - self.spent)
 
     def projected(self, step: int, last_step: int) -> float | None:
         """The whole attempt's training time at the rate so far (None before a step)."""
@@ -87,21 +95,32 @@ class SnapshotPlan:
         if self.clock() - self.last_at < self.min_gap or self.training_time() < self.next_at:
             return False
         whole = None if last_step is None else self.projected(step, last_step)
+        self.whole = whole if whole is not None else self.whole
         # room for this snapshot and for the last step's, which is always taken
         return whole is None or self.spent + 2 * self.last_cost <= self.budget * whole * (1 + 1e-9)
 
     def warmed(self, seconds: float) -> None:
-        """Count the probe's one-off warm-up of ``seconds``: outside the budget, neither
-        a snapshot's cost nor training time."""
+        """Count the probe's one-off warm-up of ``seconds``: in the whole run's budget (it
+        narrows the rate the snapshots after it are spaced at), not a snapshot, not
+        training time."""
         self.warmup += seconds
+        self.spent += seconds
 
     def took(self, seconds: float) -> None:
         """Count a snapshot that took ``seconds``."""
         self.spent += seconds
         self.last_cost = seconds
         self.last_at = self.clock()
-        self.next_at = self.training_time() + seconds / self.budget
+        self.next_at = self.training_time() + seconds / self.rate()
         self.taken += 1
+
+    def rate(self) -> float:
+        """The share of training time the snapshots may cost: the budget less the
+        warm-up's share of the run's projected time (before a projection, the budget; at
+        least a tenth of it, the whole-run check in :meth:`due` then decides)."""
+        if not self.warmup or not self.whole:
+            return self.budget
+        return max(self.budget / 10, self.budget - self.warmup / self.whole)
 
 
 class TBHistograms:
@@ -222,7 +241,7 @@ class InsightRecorder(Listener):
 
     def warm_up(self) -> None:
         """The probe's first pass, its results dropped: the one-off cost of TensorFlow's
-        first calls, kept out of the snapshots' measured cost and the auto budget."""
+        first calls, kept out of the snapshots' measured cost (the auto budget pays it)."""
         began = time.perf_counter()
         try:
             if self.refresh is not None:

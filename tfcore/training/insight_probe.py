@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tfcore.training.insight_graph import gradient_pass, graph_gradients, graph_histograms
+from tfcore.training.insight_graph import gradient_pass, graph_gradients, tf_histograms
 
 GRID, NEURON_GRID = 40, 16          # the boundary's and each neuron's picture side
 MARGIN = 0.5                        # around the test points, as the end-of-run boundary
@@ -25,7 +25,8 @@ MAX_POINTS = 500                    # test points drawn on the plane
 PROBE = 256                         # training examples of the gradient / dead-ReLU probe
 MIN_PROBE = 32                      # ... at least (when the run's batch is smaller)
 BINS = 30                           # histogram bins per variable
-COMPILE_FROM = 200_000              # parameters from which a snapshot runs compiled graphs
+COMPILE_FROM = 200_000              # parameters from which a snapshot runs TensorFlow's ops
+EAGER_PASSES = 3                    # ... and its pass eagerly, then compiled (a long run)
 MAX_NEURON_UNITS = 400              # units in all drawn layers together
 # Layers a "plain stack of Dense" may hold besides Dense: they have no units of their own.
 PASS_THROUGH = frozenset({"InputLayer", "Dropout", "Activation", "Flatten", "Softmax",
@@ -232,32 +233,36 @@ class Probe:
                 self.extractor, self.relus = None, []
         self.scale = MIXED_SCALE if "float16" in str(
             getattr(self.model, "dtype_policy", "")).lower() else 1.0
-        # A large model is measured by compiled graphs (traced by the recorder's warm-up);
-        # a small one eagerly and in numpy, whose cost is a few ms with no tracing (0.1 s
-        # to 0.3 s, once: 10 % of a 1.5 s MLP run). None: compile at the first call;
-        # False: eagerly / numpy.
+        # A large model's histograms are TensorFlow ops, its pass compiled once the run has
+        # shown it is long (its first EAGER_PASSES passes eager: a trace costs 0.3 s to
+        # 0.5 s once, more than a short run's budget); a small one's are eager and numpy,
+        # a few ms with no tracing (a trace: 10 % of a 1.5 s MLP run). ``compiled`` None:
+        # compile when due; False: eagerly.
         size = sum(int(np.prod(v.shape)) for v in variables)
         self.compiled: Any = None if size >= COMPILE_FROM else False
-        self.compiled_hist: Any = self.compiled
+        self.tf_hist = size >= COMPILE_FROM
+        self.passes = 0                # forward and backward passes so far (the warm-up's too)
 
     def weights(self) -> dict:
         """Per trainable variable (by path) its histogram (:func:`histogram`'s), computed
-        by one compiled graph where TensorFlow can trace it: in numpy, a 3.2-million-weight
-        kernel took 0.5 s per snapshot in the middle of a run (its copies and temporaries,
-        beside TensorFlow's busy threads), 90 % of a CNN snapshot's cost."""
-        graph = graph_histograms(self, BINS)
-        if graph is not None:
-            return graph
+        by TensorFlow's ops for a large model: in numpy, a 3.2-million-weight kernel took
+        0.5 s per snapshot in the middle of a run (its copies and temporaries, beside
+        TensorFlow's busy threads), 90 % of a CNN snapshot's cost."""
+        found = tf_histograms(self, BINS)
+        if found is not None:
+            return found
         return {v.path: histogram(np.asarray(v.numpy())) for v in self.variables}
 
     def _measured(self) -> tuple[list, list]:
         """The snapshot's forward and backward pass (:func:`gradient_pass`): as one
-        compiled graph for a large model (:func:`graph_gradients`), else eagerly; a model
-        the graph cannot trace is measured eagerly."""
+        compiled graph for a large model from its ``EAGER_PASSES + 1``-th pass on
+        (:func:`graph_gradients`), else eagerly; a model the graph cannot trace is
+        measured eagerly."""
         import tensorflow as tf
 
         x, y = tf.convert_to_tensor(self.x), tf.convert_to_tensor(self.y)
-        graph = graph_gradients(self, x, y)
+        self.passes += 1
+        graph = graph_gradients(self, x, y) if self.passes > EAGER_PASSES else None
         return graph if graph is not None else gradient_pass(self, x, y)
 
     def gradients(self) -> tuple[dict, dict]:
