@@ -9,6 +9,11 @@ original's weights loaded the largest absolute difference of the outputs on a fi
 (must be 0). Exits 1 when any fails. ``--keras-file`` goes through a saved ``.keras`` file
 (slower: writes every model to disk); ``--only NAME`` checks some models.
 
+The workspace's model limits (50 million parameters, 2 GiB: a shared classroom server's
+defaults) would refuse a dozen of the 40 (VGG16, ConvNeXtBase ... ConvNeXtXLarge at 350
+million), so this bench raises them for its own process to ``--max-params`` and
+``--max-model-mb`` unless the environment sets them, as a GPU server's owner would.
+
     .venv/bin/python bench/bench_import_apps.py
     .venv/bin/python bench/bench_import_apps.py --keras-file --only MobileNetV2 ResNet50
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -24,12 +30,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tfcore import settings
 from tfcore.tfenv import quiet_tensorflow
 
 quiet_tensorflow()
+APP_PARAMS, APP_MB = 400_000_000, 16_384          # ConvNeXtXLarge: 350 million, 1.4 GB
 
-from tfcore.model.codegen import STYLES, generate
-from tfcore.model.roundtrip import app_constructors, code_round_trip, round_trip
+
+def _raise_limits(argv: list[str]) -> None:
+    """Before the model package reads its limits (at import): the bench's own, unless the
+    environment names them."""
+    params = argv[argv.index("--max-params") + 1] if "--max-params" in argv else APP_PARAMS
+    megabytes = argv[argv.index("--max-model-mb") + 1] if "--max-model-mb" in argv else APP_MB
+    os.environ.setdefault(settings.PARAM_LIMIT.name, str(params))
+    os.environ.setdefault(settings.MAX_MODEL_MB.name, str(megabytes))
+
+
+_raise_limits(sys.argv)
+
+from tfcore.model.codegen import STYLES, generate  # noqa: E402 - after the limits are set
+from tfcore.model.roundtrip import app_constructors, code_round_trip, round_trip  # noqa: E402
 
 
 def _make(make, size: int):
@@ -79,11 +99,16 @@ def main() -> int:
     parser.add_argument("--keras-file", action="store_true", help="save and load a .keras file")
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME")
     parser.add_argument("--size", type=int, default=96, help="input pixels (default 96)")
+    parser.add_argument("--max-params", type=int, default=APP_PARAMS,
+                        help=f"the parameter limit for this run (default {APP_PARAMS:,})")
+    parser.add_argument("--max-model-mb", type=int, default=APP_MB,
+                        help=f"the model size limit in MiB for this run (default {APP_MB:,})")
     args = parser.parse_args()
     apps = app_constructors()
     names = [n for n in apps if not args.only or n in args.only]
     print(f"{len(apps)} keras.applications constructors; checking {len(names)}"
-          f"{' through .keras files' if args.keras_file else ''}")
+          f"{' through .keras files' if args.keras_file else ''}; model limits "
+          f"{settings.param_limit():,} parameters, {settings.max_model_mb():,} MiB")
     print(f"{'model':<20}{'original':>14}{'round trip':>14}  config  "
           f"{'code (styles)':<16}{'code params':>13}{'outputs max diff':>18}  seconds  result")
     failed = []

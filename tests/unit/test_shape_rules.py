@@ -36,6 +36,15 @@ CASES = {
         ("Conv2DTranspose", {"filters": 4, "kernel_size": 3, "strides": 2}),
         ("SeparableConv2D", {"filters": 5, "kernel_size": 3, "depth_multiplier": 2}),
         ("DepthwiseConv2D", {"kernel_size": 3, "padding": "same"})]),
+    # MobileNet's and MobileNetV3's head: a 1x1 convolution after a pooling that keeps its
+    # axes (the rule once dropped them for the two average poolings only, and refused it)
+    "global-pooling-keepdims": _spec([7, 7, 16], [
+        ("GlobalAveragePooling2D", {"keepdims": True}),
+        ("Conv2D", {"filters": 5, "kernel_size": 1}), ("Reshape", {"target_shape": [5]})]),
+    "global-pooling-1d-keepdims": _spec([9, 4], [
+        ("GlobalAveragePooling1D", {"keepdims": True}), ("Conv1D", {"filters": 3,
+                                                                    "kernel_size": 1}),
+        ("GlobalMaxPooling1D", {})]),
     "sequence": _spec([6], [("Embedding", {"input_dim": 50, "output_dim": 4}),
                             ("LSTM", {"units": 3, "return_sequences": True}),
                             ("Permute", {"dims": [2, 1]}), ("Flatten", {}),
@@ -52,6 +61,41 @@ def test_static_shapes_and_parameters_match_keras(name) -> None:
     for entry in spec.layers:
         assert static.shapes[entry.name] == tuple(built.shapes[entry.name][1:]), entry.name
         assert static.params[entry.name] == built.layers[entry.name].count_params(), entry.name
+
+
+def _graph(shape: list, layers: list[tuple[str, str, list, dict]], out: str) -> dict:
+    return {"format": 1, "name": "rules", "kind": "functional",
+            "inputs": [{"name": "x", "shape": shape, "dtype": "float32"}],
+            "layers": [{"name": n, "type": t, "inputs": i, "config": c}
+                       for n, t, i, c in layers], "outputs": [out]}
+
+
+def test_element_wise_merges_broadcast_as_keras_does() -> None:
+    """A squeeze-and-excite block (EfficientNetV2's) multiplies (6, 6, 8) by (1, 1, 8);
+    Add broadcasts a shorter shape from the last axis; sizes that differ and are not 1 are
+    refused, located at the merge."""
+    spec = from_dict(_graph([6, 6, 8], [
+        ("squeeze", "GlobalAveragePooling2D", ["x"], {"keepdims": True}),
+        ("excite", "Conv2D", ["squeeze"], {"filters": 8, "kernel_size": 1}),
+        ("scaled", "Multiply", ["x", "excite"], {}),
+        ("row", "GlobalAveragePooling2D", ["scaled"], {}),
+        ("shifted", "Add", ["scaled", "row"], {})], "shifted"))
+    static = validate(spec)
+    assert not static.problems, static.problems
+    built = build_traced(spec)
+    for name in ("scaled", "shifted"):
+        assert static.shapes[name] == tuple(built.shapes[name][1:]) == (6, 6, 8), name
+    bad = from_dict(_graph([6, 6, 8], [
+        ("other", "Conv2D", ["x"], {"filters": 3, "kernel_size": 1}),
+        ("wrong", "Multiply", ["x", "other"], {})], "wrong"))
+    [problem] = validate(bad).problems
+    assert "wrong" in str(problem) and "[6, 6, 3]" in str(problem)
+
+
+def test_a_channels_first_global_pooling_is_left_to_keras() -> None:
+    spec = from_dict(_spec([16, 7, 7], [("GlobalAveragePooling2D",
+                                         {"data_format": "channels_first"})]))
+    assert validate(spec).shapes["l0"] is None        # not (7,): the channels are first
 
 
 def test_an_einsum_with_an_ellipsis_is_left_to_keras() -> None:

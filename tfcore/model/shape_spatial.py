@@ -33,13 +33,6 @@ def _window(shape: Shape, cfg: Mapping, rank: int, size_key: str, channels: int 
     return (*out, shape[-1] if channels is None else channels)
 
 
-def _global(rank: int) -> Callable[[Mapping, Sequence[Shape]], Shape]:
-    def rule(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
-        need_rank(shapes[0], rank + 1, "Global pooling")
-        return (shapes[0][-1],)
-    return rule
-
-
 def _channels_last(rule: Callable[[Mapping, Sequence[Shape]], Shape]
                    ) -> Callable[[Mapping, Sequence[Shape]], Shape | None]:
     """The rule for the default ``channels_last`` layout; ``None`` (unknown) otherwise."""
@@ -163,7 +156,10 @@ SPATIAL_SHAPES: dict[str, Callable[[Mapping, Sequence[Shape]], Shape]] = {
     "MaxPooling1D": lambda c, s: _window(s[0], c, 1, "pool_size", None),
     "MaxPooling2D": lambda c, s: _window(s[0], c, 2, "pool_size", None),
     "AveragePooling2D": lambda c, s: _window(s[0], c, 2, "pool_size", None),
-    "GlobalAveragePooling1D": _global(1), "GlobalAveragePooling2D": _global(2),
+    # every global pooling alike: keepdims (MobileNet's and MobileNetV3's classifier heads)
+    # and data_format were once honoured by all but these two
+    "GlobalAveragePooling1D": _channels_last(_global_keep(1)),
+    "GlobalAveragePooling2D": _channels_last(_global_keep(2)),
 }
 
 

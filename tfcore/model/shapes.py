@@ -39,12 +39,26 @@ def _reshape(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
 
 
 def _same(shapes: Sequence[Shape]) -> Shape:
-    first = shapes[0]
+    """An element-wise merge's output, broadcast as Keras broadcasts it (its
+    ``_compute_elemwise_op_output_shape``): axes aligned from the last, a 1 takes the other
+    size, a shorter shape is padded in front. A squeeze-and-excite block multiplies
+    ``(h, w, c)`` by ``(1, 1, c)``: EfficientNetV2 was refused when sizes had to be equal."""
+    out = tuple(shapes[0])
     for other in shapes[1:]:
-        if len(other) != len(first) or any(a is not None and b is not None and a != b
-                                           for a, b in zip(first, other)):
-            raise ShapeIssue("inputs", [list(s) for s in shapes], "spec.problem.merge_shapes")
-    return first
+        longer, shorter = (out, tuple(other)) if len(out) >= len(other) else (tuple(other), out)
+        merged = list(longer[:len(longer) - len(shorter)])
+        for a, b in zip(longer[len(longer) - len(shorter):], shorter):
+            if a is None or b is None:
+                merged.append(None)
+            elif a == 1 or b == 1:
+                merged.append(b if a == 1 else a)
+            elif a != b:
+                raise ShapeIssue("inputs", [list(s) for s in shapes],
+                                 "spec.problem.merge_shapes")
+            else:
+                merged.append(a)
+        out = tuple(merged)
+    return out
 
 
 def _concat(cfg: Mapping, shapes: Sequence[Shape]) -> Shape:
