@@ -114,10 +114,12 @@ def test_a_chain_in_every_style_gives_the_same_outputs(tmp_path: Path) -> None:
     _case(_chain(), tmp_path, STYLES)
 
 
-@pytest.mark.parametrize("name", ["ResNet50", "MobileNetV2"])
+@pytest.mark.parametrize("name", ["ResNet50", "MobileNetV2", "MobileNetV3Small"])
 def test_applications_from_keras_files_give_the_same_outputs(name: str, tmp_path: Path) -> None:
     """Logits (a softmax of random weights is flat): before, ResNet50's code stopped at
-    ``Activation(name='conv1_relu')`` with a TypeError."""
+    ``Activation(name='conv1_relu')`` with a TypeError, and MobileNetV3Small's spec was
+    refused (its head's pooling keeps its axes; its squeeze-and-excite blocks multiply
+    (h, w, c) by (1, 1, c))."""
     model = getattr(keras.applications, name)(weights=None, input_shape=SMALL_IMAGE,
                                               classes=10, classifier_activation=None)
     _case(model, tmp_path, ("functional", "subclass"))
