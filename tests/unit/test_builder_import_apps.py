@@ -96,6 +96,12 @@ def test_a_graph_with_ops_calls_wrappers_and_raw_config_round_trips(tmp_path: Pa
     rebuilt = build_model(spec)
     assert config_diff(model.get_config(), rebuilt.get_config()) == []
     assert rebuilt.count_params() == model.count_params() == 461
+    # the builder page's summary: a raw op is no layer (no ``built``, no weights); the page
+    # stopped with an AttributeError after importing MobileNetV3Small
+    summary = summarize(spec)
+    assert not summary.problems and summary.total == 461
+    assert {r.name: r.params for r in summary.rows if types[r.name] == "KerasRaw"} \
+        == {name: 0 for name, kind in types.items() if kind == "KerasRaw"}
     for style in ("functional", "subclass"):
         namespace: dict = {"__name__": "generated"}
         exec(generate(spec, style), namespace)
