@@ -40,10 +40,12 @@ APP_PARAMS, APP_MB = 400_000_000, 16_384          # ConvNeXtXLarge: 350 million,
 def _raise_limits(argv: list[str]) -> None:
     """Before the model package reads its limits (at import): the bench's own, unless the
     environment names them."""
-    params = argv[argv.index("--max-params") + 1] if "--max-params" in argv else APP_PARAMS
-    megabytes = argv[argv.index("--max-model-mb") + 1] if "--max-model-mb" in argv else APP_MB
-    os.environ.setdefault(settings.PARAM_LIMIT.name, str(params))
-    os.environ.setdefault(settings.MAX_MODEL_MB.name, str(megabytes))
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--max-params", default=APP_PARAMS)
+    early.add_argument("--max-model-mb", default=APP_MB)
+    known, _ = early.parse_known_args(argv[1:])
+    os.environ.setdefault(settings.PARAM_LIMIT.name, str(known.max_params))
+    os.environ.setdefault(settings.MAX_MODEL_MB.name, str(known.max_model_mb))
 
 
 _raise_limits(sys.argv)
