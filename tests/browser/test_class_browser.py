@@ -22,6 +22,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.waits import SELECTBOX_TEXT_JS
@@ -113,9 +114,9 @@ def _diagnosis(page, workspace: Path) -> str:
     lines = [f"page URL: {page.url}"]
     for label in (EN["train.epochs"], EN["train.run_name"]):
         try:
-            value = page.get_by_label(label, exact=True).input_value(timeout=5000)
-        except PlaywrightTimeout:
-            value = "(not shown)"
+            value = page.get_by_label(label, exact=True).first.input_value(timeout=5000)
+        except PlaywrightError as exc:           # not shown, or the page is gone
+            value = f"(not read: {str(exc).splitlines()[0][:80]})"
         lines.append(f"form {label!r}: {value!r}")
     lines.append("cookies: " + ", ".join(f"{c['name']}={c['value']}"
                                          for c in page.context.cookies()))
