@@ -37,18 +37,23 @@ quiet_tensorflow()
 APP_PARAMS, APP_MB = 400_000_000, 16_384          # ConvNeXtXLarge: 350 million, 1.4 GB
 
 
-def _raise_limits(argv: list[str]) -> None:
-    """Before the model package reads its limits (at import): the bench's own, unless the
-    environment names them."""
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--max-params", default=APP_PARAMS)
-    early.add_argument("--max-model-mb", default=APP_MB)
-    known, _ = early.parse_known_args(argv[1:])
-    os.environ.setdefault(settings.PARAM_LIMIT.name, str(known.max_params))
-    os.environ.setdefault(settings.MAX_MODEL_MB.name, str(known.max_model_mb))
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keras-file", action="store_true", help="save and load a .keras file")
+    parser.add_argument("--only", nargs="*", default=None, metavar="NAME")
+    parser.add_argument("--size", type=int, default=96, help="input pixels (default 96)")
+    parser.add_argument("--max-params", type=int, default=APP_PARAMS,
+                        help=f"the parameter limit for this run (default {APP_PARAMS:,})")
+    parser.add_argument("--max-model-mb", type=int, default=APP_MB,
+                        help=f"the model size limit in MiB for this run (default {APP_MB:,})")
+    return parser
 
 
-_raise_limits(sys.argv)
+ARGS = _parser().parse_args()
+# Before the model package reads its limits (at import): the bench's own, unless the
+# environment names them.
+os.environ.setdefault(settings.PARAM_LIMIT.name, str(ARGS.max_params))
+os.environ.setdefault(settings.MAX_MODEL_MB.name, str(ARGS.max_model_mb))
 
 from tfcore.model.codegen import STYLES, generate  # noqa: E402 - after the limits are set
 from tfcore.model.roundtrip import app_constructors, code_round_trip, round_trip  # noqa: E402
@@ -97,15 +102,7 @@ def _check(name: str, make, via_file: bool, folder: Path, size: int):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keras-file", action="store_true", help="save and load a .keras file")
-    parser.add_argument("--only", nargs="*", default=None, metavar="NAME")
-    parser.add_argument("--size", type=int, default=96, help="input pixels (default 96)")
-    parser.add_argument("--max-params", type=int, default=APP_PARAMS,
-                        help=f"the parameter limit for this run (default {APP_PARAMS:,})")
-    parser.add_argument("--max-model-mb", type=int, default=APP_MB,
-                        help=f"the model size limit in MiB for this run (default {APP_MB:,})")
-    args = parser.parse_args()
+    args = ARGS
     apps = app_constructors()
     names = [n for n in apps if not args.only or n in args.only]
     print(f"{len(apps)} keras.applications constructors; checking {len(names)}"

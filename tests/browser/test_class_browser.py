@@ -85,7 +85,6 @@ def classroom(tmp_path_factory):
         groups.append(_start(["class", "--host", "127.0.0.1", "--port", str(proxy_port),
                               "--processes", "1", "--also", f"127.0.0.1:{other}"],
                              env, folder / "proxy-host.log"))
-        _LOGS[:] = [folder]
         yield f"http://127.0.0.1:{proxy_port}", workspace
     finally:
         for proc in reversed(groups):
@@ -103,9 +102,6 @@ def _tab(browser, url: str, server: str, foreign: list):
     page.set_default_timeout(TIMEOUT_MS)
     page.set_default_navigation_timeout(TIMEOUT_MS)
     return context, page
-
-
-_LOGS: list[Path] = []                  # the class folder: the groups' and servers' logs
 
 
 def _diagnosis(page, workspace: Path) -> str:
@@ -128,7 +124,7 @@ def _diagnosis(page, workspace: Path) -> str:
             continue
         lines.append(f"run {record.get('name')!r}: epochs "
                      f"{record.get('training', {}).get('epochs')}, {status.get('state')}")
-    for log in sorted(p for folder in _LOGS for p in folder.rglob("*.log")):
+    for log in sorted(workspace.parent.rglob("*.log")):     # the class folder's logs
         tail = log.read_text(errors="replace").splitlines()[-15:]
         lines += [f"--- {log.name}", *tail]
     return "\n".join(lines)

@@ -286,7 +286,7 @@ def test_a_large_model_is_measured_by_compiled_graphs_and_nonfinite_values_count
     assert (hist["lo"], hist["hi"]) == (float(finite.min()), float(finite.max()))
 
 
-def test_the_compiled_histogram_of_an_empty_or_all_nan_variable_is_the_numpy_one() -> None:
+def test_the_tensorflow_histogram_of_an_empty_or_all_nan_variable_is_the_numpy_one() -> None:
     """A variable of size 0 (its finite min and max are +inf and -inf in the graph) and one
     of NaNs only read as numpy's histogram does: nothing infinite reaches the stats file,
     whose writer refuses NaN and infinity (recording would stop for the run)."""

@@ -30,6 +30,13 @@ class Built:
     shapes: Mapping[str, Any]
 
 
+def entry_weights(layer: Any) -> tuple:
+    """The weights of what a spec entry built: a layer's, or none for a raw op (``x + 3.0``
+    in MobileNetV3's hard swish is a Keras operation, not a layer: no ``weights``, no
+    ``built``)."""
+    return tuple(getattr(layer, "weights", ()))
+
+
 def _layer_error(entry: LayerSpec, exc: Exception) -> SpecError:
     text = str(exc).strip()
     message = " ".join(text.splitlines()[:3]) if text else type(exc).__name__
@@ -139,7 +146,7 @@ def _dry_sizes(spec: ModelSpec) -> tuple[dict[str, Any], dict[str, int | None]] 
         first = id(layer) not in seen
         seen.add(id(layer))
         params[entry.name] = sum(math.prod(int(d) for d in w.shape)
-                                 for w in getattr(layer, "weights", ())) if first else 0   # a raw op has none
+                                 for w in entry_weights(layer)) if first else 0
     return shapes, params
 
 

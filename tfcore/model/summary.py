@@ -74,7 +74,7 @@ def _count(weights: list) -> int:
 
 
 def _built(spec: ModelSpec, limit: int | None) -> ModelSummary:
-    from tfcore.model.build import build_traced
+    from tfcore.model.build import build_traced, entry_weights
 
     check = validate(spec, limit)
     if check.problems:
@@ -98,14 +98,11 @@ def _built(spec: ModelSpec, limit: int | None) -> ModelSummary:
         layer = built.layers[entry.name]
         first = id(layer) not in seen
         seen.add(id(layer))
-        # a raw op (``x + 3.0`` in MobileNetV3's hard swish) is no layer: no weights, and
-        # no ``built`` (the builder page stopped with an AttributeError on such an import)
+        own = entry_weights(layer) if first else ()
         rows.append(LayerRow(entry.name, entry.type, _shape_text(built.shapes[entry.name], False),
-                             layer.count_params() if first and getattr(layer, "built", False)
-                             else 0, entry.shares, entry.inputs))
+                             _count(list(own)), entry.shares, entry.inputs))
     unique = list({id(layer): layer for layer in built.layers.values()}.values())
-    weights = list({id(w): w for layer in unique
-                    for w in getattr(layer, "weights", ())}.values())
+    weights = list({id(w): w for layer in unique for w in entry_weights(layer)}.values())
     trainable = _count([w for w in weights if w.trainable])
     non_trainable = _count([w for w in weights if not w.trainable])
     total = trainable + non_trainable
