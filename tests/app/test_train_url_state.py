@@ -165,3 +165,29 @@ def test_a_device_this_machine_lacks_is_named_not_silently_dropped() -> None:
     ignored = catalog("en")["train.url_ignored"].format(names="device")
     assert (ignored in warnings) is (describe_devices().gpu_count == 0), warnings
     assert at.number_input(key="train.epochs").value == 4
+
+
+def test_a_links_values_are_also_what_each_widget_starts_from() -> None:
+    """A link's choices reach the browser twice: as the value the run sets and as each
+    widget's default. On a busy machine a second run can replace the first before the
+    browser draws it; the widget then starts from its default and sends that back with the
+    next click (the class test's link of 300 epochs, pace 20 and a run name trained as 5
+    epochs, unnamed). Each kind of widget the form keeps is checked in the protocol the
+    browser receives: its default names the link's value."""
+    at = _open({"epochs": "300", "name": "from_b", "pace": "20", "val": "0.15",
+                "metrics": "sparse_categorical_accuracy,mse", "loop": "custom",
+                "mixed": "true", "optimizer": "sgd"})
+    number = at.number_input(key="train.epochs")
+    text = at.text_input(key="train.run_name")
+    slider = at.slider(key="train.data.val")
+    check = at.checkbox(key="train.mixed")
+    choices = [at.selectbox(key="train.pace"), at.selectbox(key="train.optimizer"),
+               at.radio(key="train.loop")]
+    metrics = at.multiselect(key="train.metrics.classification")
+    assert (number.value, text.value, check.value) == (300, "from_b", True)
+    assert [c.value for c in choices] == [20, "sgd", "custom"]
+    assert metrics.value == ["sparse_categorical_accuracy", "mse"]
+    assert (number.proto.default, text.proto.default, check.proto.default) == (300, "from_b", True)
+    assert list(slider.proto.default) == [pytest.approx(0.15)]
+    assert [c.proto.default for c in choices] == [c.index for c in choices]
+    assert list(metrics.proto.default) == metrics.indices

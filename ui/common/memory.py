@@ -60,13 +60,19 @@ def remembered(prefix: str = "") -> dict:
 
 def kept(widget: Callable[..., Any], *args: Any, key: str, allowed: Any = None,
          **kwargs: Any) -> Any:
-    """Draw ``widget(*args, key=key, **kwargs)`` with its value kept across pages: when
-    Streamlit dropped the widget's state, the remembered value (if still in ``allowed``)
-    becomes its default. Pass the widget's own default by keyword (``value=``, ``index=``,
-    ``default=``), not by position."""
+    """Draw ``widget(*args, key=key, **kwargs)`` with its value kept across pages: the
+    remembered value (if still in ``allowed``) is the widget's default, so it is what the
+    widget starts from when Streamlit dropped its state. Pass the widget's own default by
+    keyword (``value=``, ``index=``, ``default=``), not by position.
+
+    The remembered value is the default even while session state holds the value (a
+    link's or a step's choice, :func:`choose`): the browser shows the session state's
+    value only if it draws the run that set it. On a busy machine a second run can replace
+    the first before the browser draws it; the widget then started from its default and
+    sent that back with the next click (a shared link's 300 epochs and run name trained as
+    5 epochs, unnamed). A keyed widget's identity does not depend on its default."""
     store = _store()
-    if key not in st.session_state and key in store and (
-            allowed is None or store[key] in allowed):
+    if key in store and (allowed is None or store[key] in allowed):
         _as_default(widget, args, kwargs, store[key])
     return remember(key, widget(*args, key=key, **kwargs))
 
