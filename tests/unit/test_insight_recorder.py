@@ -65,6 +65,31 @@ def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
     assert len(taken) == 20 and plan.taken == 22 and plan.warmup == 0.4
 
 
+def test_auto_plan_does_not_project_the_run_from_its_traced_first_call() -> None:
+    """The MLP bench's run as Keras fit makes it: calls of 10 steps, the first paying a
+    0.45 s trace, then 20 ms a call; 780 steps, 1.85 s of training. The start snapshot
+    (10 ms) and the warm-up (30 ms) leave the 56 ms budget no room for a third snapshot
+    beside the last step's. Projected from the first call (0.45 s for 10 steps: 35 s), a
+    snapshot at step 10 looked affordable and took the run over its budget."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    clock.now += 0.030
+    plan.warmed(0.030)
+    clock.now += 0.010
+    plan.took(0.010)
+    taken = []
+    for step in range(10, 780, 10):
+        clock.now += 0.45 if step == 10 else 0.020
+        if plan.due(step, 780):
+            clock.now += 0.010
+            plan.took(0.010)
+            taken.append(step)
+    plan.took(0.010)                     # the last step's
+    assert taken == []
+    assert plan.whole == pytest.approx(0.45 + 77 * 0.020)
+    assert plan.spent <= BUDGET * plan.whole + 1e-9
+
+
 def test_auto_plan_keeps_its_minimum_gap_and_works_without_a_last_step() -> None:
     """Snapshots of 1 ms buy 33 ms of training, less than MIN_GAP: the clock's gap rules
     (at most 4 a second); without the run's last step the spacing alone decides."""

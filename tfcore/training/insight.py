@@ -61,7 +61,10 @@ class SnapshotPlan:
     snapshots later, and the frames stay evenly spaced to the end. Given the
     run's last step, a snapshot is also skipped when it and the last step's (always taken,
     reserved as one more like the last) would not fit in the budget of the whole run's
-    training time, projected at the rate so far; the warm-up counts in that cost.
+    training time, projected at the rate since the first step was reported (the first
+    call, which pays the training graph's trace, is no sample of the rate: projected from
+    it, a 1.7 s run looked like 40 s long and took a snapshot it had no budget for); the
+    warm-up counts in that cost. No auto snapshot is taken before that rate is known.
     ``clock`` is ``time.perf_counter``
     unless a test gives one; ``first_step`` is the step the attempt started from."""
 
@@ -77,27 +80,36 @@ class SnapshotPlan:
         self.last_at = float("-inf")
         self.next_at = 0.0             # training time the next auto snapshot waits for
         self.whole: float | None = None    # the run's projected training time, when known
+        self.first: tuple[float, int] | None = None   # (training time, step) first reported
         self.taken = 0
 
     def training_time(self) -> float:
         return max(0.0, self.clock() - self.started - self.spent)
 
     def projected(self, step: int, last_step: int) -> float | None:
-        """The whole attempt's training time at the rate so far (None before a step)."""
-        done = step - self.first_step
-        if done <= 0 or last_step <= step:
+        """The whole attempt's training time: the time so far and the steps left at the
+        rate since the first reported step (None until a later step is reported)."""
+        if self.first is None or step <= self.first[1] or last_step <= step:
             return None
-        return self.training_time() * (last_step - self.first_step) / done
+        now = self.training_time()
+        rate = (now - self.first[0]) / (step - self.first[1])
+        return now + rate * (last_step - step)
 
     def due(self, step: int, last_step: int | None = None) -> bool:
         if self.every:
             return step % self.every == 0
+        if self.first is None and step > self.first_step:
+            self.first = (self.training_time(), step)
         if self.clock() - self.last_at < self.min_gap or self.training_time() < self.next_at:
             return False
-        whole = None if last_step is None else self.projected(step, last_step)
-        self.whole = whole if whole is not None else self.whole
+        if last_step is None:
+            return True
+        whole = self.projected(step, last_step)
+        if whole is None:
+            return False               # the rate is not known yet (or no step is left)
+        self.whole = whole
         # room for this snapshot and for the last step's, which is always taken
-        return whole is None or self.spent + 2 * self.last_cost <= self.budget * whole * (1 + 1e-9)
+        return self.spent + 2 * self.last_cost <= self.budget * whole * (1 + 1e-9)
 
     def warmed(self, seconds: float) -> None:
         """Count the probe's one-off warm-up of ``seconds``: in the whole run's budget (it
