@@ -1,7 +1,7 @@
 """Warm start, its fallbacks and reaping, through real worker processes (issue 12, items
-1 and 9): a run handed to a warm worker trains exactly like a cold one, a replacement
-warms up, other device settings start cold, TFLAB_WARM_WORKER=0 turns it off, and no
-finished child stays a zombie."""
+1 and 9): a run handed to a warm worker (which rehearsed a Keras fit run while warming
+up) trains exactly like a cold one, a replacement warms up, other device settings start
+cold, TFLAB_WARM_WORKER=0 turns it off, and no finished child stays a zombie."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 def _request(**device) -> dict:
     return {"spec": tiny_spec(), "dataset": {"name": "digits8"},
-            "training": {"steps": 20, "batch_size": 16, "ckpt_every": 10, "loop": "custom"},
+            "training": {"steps": 20, "batch_size": 16, "ckpt_every": 10, "loop": "fit"},
             "device": {"kind": "cpu"} | device}
 
 
