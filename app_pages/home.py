@@ -6,7 +6,7 @@ import streamlit as st
 from ui.common import (
     available_pages,
     devices_now,
-    located_text,
+    recent_table,
     run_store,
     t,
     versions_report,
@@ -72,20 +72,4 @@ runs = run_store().list()[:10]           # newest first; damaged runs say what i
 if not runs:
     st.info(t("home.recent.none"))
 else:
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {
-                    t("home.recent.run"): run.name,
-                    t("home.recent.state"): t(f"state.{run.status.state}"),
-                    t("home.recent.step"): run.status.step,
-                    t("home.recent.created"): run.created or "",
-                    t("home.recent.problems"): "; ".join(located_text(p, markdown=False)
-                                                         for p in run.problems),
-                }
-                for run in runs
-            ]
-        ),
-        hide_index=True,
-        width="stretch",
-    )
+    recent_table(runs)

@@ -8,8 +8,9 @@ import pytest
 from tfcore.runs import RunSummary
 from ui.common.i18n import catalog
 from ui.runs import charts
-from ui.runs.table import CELL_PX, HIDDEN, PAD_PX, SHOWN, _cells, _column_config, shorten, \
-    table_rows
+from ui.common.columns import cells, fits, shorten
+from ui.common.recent_runs import RECENT, recent_rows
+from ui.runs.table import HIDDEN, SHOWN, _column_config, table_rows
 
 EN = catalog("en")
 LONG = "cats and dogs CNN with augmentation, learning rate 0.003, batch 64, seed 3 (2)"
@@ -24,10 +25,10 @@ def _summary(name: str, final: dict) -> RunSummary:
 
 
 @pytest.mark.parametrize("text", [LONG, LONG_ZH, "x" * 200, "猫" * 100])
-@pytest.mark.parametrize("cells", [12, 30])
-def test_shorten_fits_its_cells_and_keeps_both_ends(text: str, cells: int) -> None:
-    short = shorten(text, cells)
-    assert _cells(short) <= cells
+@pytest.mark.parametrize("width", [12, 30])
+def test_shorten_fits_its_cells_and_keeps_both_ends(text: str, width: int) -> None:
+    short = shorten(text, width)
+    assert cells(short) <= width
     assert "…" in short
     assert text.startswith(short.split("…")[0]) and text.endswith(short.split("…")[1])
 
@@ -44,6 +45,26 @@ def test_shown_widths_fit_1280() -> None:
     assert sum(SHOWN.values()) <= 820 - 33 - 17
 
 
+def test_the_home_pages_recent_runs_fit_1280_with_long_names_and_problems() -> None:
+    """The home page's table of recent runs follows the runs table's rule (it sized its
+    columns to their longest text: a suite's long names hid 51 to 69 px of its columns at
+    1280x800): fixed widths within the 820 px a table has there, less a scrollbar's, and
+    long names and problems shortened to their line, in both languages."""
+    assert sum(RECENT.values()) <= 820 - 17
+    problem = "metrics.jsonl line 3: not JSON (Expecting value: line 1 column 1) " * 3
+    for lang, name in (("en", LONG), ("zh", LONG_ZH)):
+        frame, config = recent_rows([(name, "interrupted", 1234, "2026-12-04 22:12:12",
+                                      problem)], lang)
+        labels = {k: catalog(lang)[f"home.recent.{k}"] for k in RECENT}
+        assert list(frame.columns) == list(labels.values())
+        assert config == {labels[k]: {"width": px} for k, px in RECENT.items()}
+        row = frame.iloc[0]
+        for key in ("run", "problems"):
+            assert "…" in row[labels[key]] and cells(row[labels[key]]) <= fits(RECENT[key])
+        assert row[labels["created"]] == "2026-12-04 22:12:12"     # whole: it fits
+        assert row[labels["step"]] == 1234
+
+
 def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:
     final = {"train/loss": 0.31234, "train/sparse_categorical_accuracy": 0.9,
              "val/loss": 0.4, "val/sparse_categorical_accuracy": 0.876543, "test/auc": 0.7}
@@ -53,7 +74,7 @@ def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:
     assert first[EN["runs.col.loss"]] == 0.3123
     assert first[EN["runs.col.accuracy"]] == "0.8765"
     assert second[EN["runs.col.accuracy"]] == "—"      # not the grid's "None", in any language
-    assert first[EN["runs.col.name"]] == shorten(LONG, (SHOWN["name"] - PAD_PX) // CELL_PX)
+    assert first[EN["runs.col.name"]] == shorten(LONG, fits(SHOWN["name"]))
     assert first[EN["runs.col.run"]].endswith("abcd")          # hidden, still in the frame
     assert first["test/auc"] == 0.7
     config = _column_config(frame)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ui.common.chart_axes import STEP_AXIS
 from ui.common.chart_cache import cached_chart, frame_digest
+from ui.common.columns import fits, shorten
 from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
@@ -17,6 +18,7 @@ from ui.common.memory import choose, kept, owned, recall, remember, remembered
 from ui.common.links import linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
+from ui.common.recent_runs import recent_table
 from ui.common.resources import (
     devices_now,
     devices_report,
@@ -57,6 +59,7 @@ __all__ = [
     "devices_now",
     "devices_report",
     "disable_keras_reset",
+    "fits",
     "frame_digest",
     "guarded",
     "init_language",
@@ -78,11 +81,13 @@ __all__ = [
     "preload_tensorflow",
     "presenter_mode",
     "recall",
+    "recent_table",
     "remember",
     "remembered",
     "reopen_links",
     "run_store",
     "server_is_loopback",
+    "shorten",
     "show_error",
     "render_sidebar",
     "rerun_when_tensorflow_loads",

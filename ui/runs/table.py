@@ -11,7 +11,6 @@ the compare picker and the run detail show it whole.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime, timezone
 from typing import Sequence
 
@@ -19,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.runs import RunSummary
-from ui.common import NO_VALUE, located_text, t
+from ui.common import NO_VALUE, fits, located_text, shorten, t
 from ui.runs.panels import COMPARE
 
 # Shown columns: catalog key -> width in px, each wide enough for its header and values in
@@ -33,33 +32,6 @@ HIDDEN = ("start", "run", "device", "duration", "tags", "problems")
 ACCURACIES = ("accuracy", "sparse_categorical_accuracy", "categorical_accuracy",
               "binary_accuracy")
 SHORTENED = ("name", "model", "dataset")     # long texts shortened to their line
-CELL_PX, PAD_PX = 7, 17         # px per half-width character (Source Sans 14 px), padding
-
-
-def _cells(text: str) -> int:
-    """Display width of ``text`` in half-width cells (a CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _head(text: str, cells: int) -> str:
-    """The longest start of ``text`` that fits ``cells``."""
-    used = 0
-    for i, char in enumerate(text):
-        used += _cells(char)
-        if used > cells:
-            return text[:i]
-    return text
-
-
-def shorten(text: str, cells: int) -> str:
-    """``text`` as it fits one line of ``cells`` half-width cells: whole, or its start and
-    end around an ellipsis (names often differ at the end: ``lesson_net 2``)."""
-    if _cells(text) <= cells:
-        return text
-    tail = _head(text[::-1], (cells - 1) // 3)[::-1]
-    return _head(text, cells - 1 - _cells(tail)).rstrip() + "…" + tail.lstrip()
-
-
 def _started(epoch: float | None) -> datetime | None:
     return datetime.fromtimestamp(epoch, tz=timezone.utc) if epoch else None
 
@@ -90,7 +62,7 @@ def table_rows(shown: Sequence[RunSummary]) -> pd.DataFrame:
     rows = []
     for s in shown:
         row = _row(s)
-        row.update({k: shorten(row[k], (SHOWN[k] - PAD_PX) // CELL_PX) for k in SHORTENED})
+        row.update({k: shorten(row[k], fits(SHOWN[k])) for k in SHORTENED})
         rows.append({t(f"runs.col.{k}"): v for k, v in row.items()}
                     | {k: round(v, 4) for k, v in sorted(s.final.items())})
     columns = [t(f"runs.col.{k}") for k in (*SHOWN, *HIDDEN)]
