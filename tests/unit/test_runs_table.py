@@ -9,7 +9,7 @@ from tfcore.runs import RunSummary
 from ui.common.i18n import catalog
 from ui.runs import charts
 from ui.common.columns import cells, fits, shorten
-from ui.common.recent_runs import RECENT, recent_rows
+from ui.common.recent_runs import RECENT, recent_rows, when
 from ui.runs.table import HIDDEN, SHOWN, _column_config, table_rows
 
 EN = catalog("en")
@@ -53,16 +53,30 @@ def test_the_home_pages_recent_runs_fit_1280_with_long_names_and_problems() -> N
     assert sum(RECENT.values()) <= 820 - 17
     problem = "metrics.jsonl line 3: not JSON (Expecting value: line 1 column 1) " * 3
     for lang, name in (("en", LONG), ("zh", LONG_ZH)):
-        frame, config = recent_rows([(name, "interrupted", 1234, "2026-12-04 22:12:12",
-                                      problem)], lang)
+        frame, config = recent_rows([(name, "interrupted", 1234,
+                                      when("2026-12-04T22:12:12+00:00"), problem)], lang)
         labels = {k: catalog(lang)[f"home.recent.{k}"] for k in RECENT}
         assert list(frame.columns) == list(labels.values())
         assert config == {labels[k]: {"width": px} for k, px in RECENT.items()}
         row = frame.iloc[0]
         for key in ("run", "problems"):
             assert "…" in row[labels[key]] and cells(row[labels[key]]) <= fits(RECENT[key])
-        assert row[labels["created"]] == "2026-12-04 22:12:12"     # whole: it fits
+        assert row[labels["created"]] == when("2026-12-04T22:12:12+00:00")
+        assert cells(row[labels["created"]]) == 16 <= fits(RECENT["created"])   # whole
         assert row[labels["step"]] == 1234
+
+
+def test_a_creation_time_is_shown_to_the_minute_in_local_time(monkeypatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    try:
+        assert when("2026-12-04T22:12:12+00:00") == "2026-12-05 06:12"
+        assert when("not a time") == "not a time" and when("") == ""
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_rows_show_final_train_loss_and_val_accuracy_hide_the_rest() -> None:

@@ -5,6 +5,7 @@ run names hid 51 to 69 px of its columns at 1280x800. Kept out of ``ui.runs``, w
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 import streamlit as st
@@ -30,10 +31,20 @@ def recent_rows(rows: Sequence[tuple], lang: str | None = None
                   (labels["run"], labels["problems"]))
 
 
+def when(created: str) -> str:
+    """A run's creation time (ISO 8601, as run.json records it) in the server's local time
+    to the minute: ``2026-12-04T22:47:48+00:00`` was cut in its column. Text that is not
+    such a time is shown as it is."""
+    try:
+        return datetime.fromisoformat(created).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return created
+
+
 def recent_table(runs: Sequence) -> None:
     """The home page's table of recent runs (``RunRecord``s, newest first)."""
     frame, config = recent_rows([(run.name, t(f"state.{run.status.state}"), run.status.step,
-                                  run.created or "",
+                                  when(run.created or ""),
                                   "; ".join(located_text(p, markdown=False)
                                             for p in run.problems)) for run in runs])
     st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
