@@ -58,9 +58,8 @@ browser:
 test: install browser proxy
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# The class setup in a browser (tests/browser/test_class_browser.py: two process groups
-# behind HAProxy over one workspace). Not in make test: in CI on a slower 2-core machine,
-# under the whole suite's load, it failed twice in a row (see docs/classroom.md).
+# The class setup in a browser alone (tests/browser/test_class_browser.py: two process
+# groups behind HAProxy over one workspace); make test runs it with the rest.
 test-class: install browser proxy
 	$(PY) -m pytest -m class_browser tests/browser/test_class_browser.py $(PYTEST_ARGS)
 

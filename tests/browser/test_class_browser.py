@@ -37,7 +37,7 @@ from ui.serve import COOKIE, find_haproxy
 
 EN = catalog("en")
 START_S = 300.0
-pytestmark = pytest.mark.class_browser         # make test-class (not in make test)
+pytestmark = pytest.mark.class_browser         # in make test; alone: make test-class
 PICKER_JS = SELECTBOX_TEXT_JS
 
 
