@@ -205,12 +205,20 @@ def _train_lines(path: Path) -> int:
     return count
 
 
-def _click_until_shown(page, button, after: int, timeout_ms: float) -> dict:
-    """Stamp, click ``button``, wait until more than ``after`` logged steps show."""
+def _click_until_shown(page, button, after: int, timeout_ms: float, runs: Path) -> dict:
+    """Stamp, click ``button``, wait until more than ``after`` logged steps show; when they
+    do not, stop with what the runs' status files and logs say."""
     page.wait_for_function(IDLE_JS, polling=50)
     page.evaluate(INSTALL_JS, after)
     button.click()
-    page.wait_for_function(STAMP_JS, polling=50, timeout=timeout_ms)
+    try:
+        page.wait_for_function(STAMP_JS, polling=50, timeout=timeout_ms)
+    except Exception as exc:  # noqa: BLE001 - any wait failure: say what the run did
+        found = [f"{run.name}: {_read_json(run / 'status.json')}\n"
+                 + "\n".join((run / "log.txt").read_text(errors="replace").splitlines()[-20:])
+                 for run in sorted(runs.iterdir()) if (run / "log.txt").exists()]
+        raise SystemExit(f"no new point shown after the click ({exc.__class__.__name__}); "
+                         f"the runs:\n" + "\n".join(found or ["none"])) from exc
     return page.evaluate("() => window.__bench")
 
 
@@ -247,7 +255,7 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
         button.wait_for(state="visible")
         page.wait_for_function(IDLE_JS, polling=50)
         calm = quiet()
-        stamps = _click_until_shown(page, button, 0, timeout_ms)
+        stamps = _click_until_shown(page, button, 0, timeout_ms, server.runs)
         [run_id] = [p.name for p in server.runs.iterdir() if p.is_dir()]
         status = _read_json(server.runs / run_id / "status.json")
         started = _parts(stamps, status, _first_line_time(server.runs / run_id /
@@ -266,7 +274,8 @@ def browser_trial(browser, server: Server, args: argparse.Namespace,
                                      f"chart shows {page.evaluate(POINTS_JS)}") from exc
                 calm = quiet(0.0 if args.resume_at_once else args.warm_wait)
                 stamps = _click_until_shown(
-                    page, page.get_by_role("button", name="Resume").first, shown, timeout_ms)
+                    page, page.get_by_role("button", name="Resume").first, shown, timeout_ms,
+                    server.runs)
                 status = _read_json(server.runs / run_id / "status.json")
                 first = _first_line_time(server.runs / run_id / "metrics.jsonl",
                                          int(stopped.get("step") or 0))
