@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.apptest_helpers import APP, assert_clean
+from tests.unit.fixtures_train import end_run
 from tfcore.model import get_preset, save_spec
 from tfcore.workspace import default_workspace
 from ui.common.i18n import catalog
@@ -115,6 +116,22 @@ def test_a_bad_or_stale_value_is_named_and_the_rest_applies(lang: str) -> None:
     assert at.selectbox(key="train.loss.classification").value \
         == "sparse_categorical_crossentropy"
     assert not at.button(key="train.start").disabled
+
+
+def test_the_ignored_link_warning_stays_until_a_run_starts() -> None:
+    """Found in chromium: the warning showed for one script run, and the next rerun (here
+    the run picker noticing a stopped run) took it away before anyone read it."""
+    at = _open({"saved": "deleted_net", "epochs": "abc", "pace": "7"})
+    warning = catalog("en")["train.url_ignored"].format(names="saved, epochs, pace")
+    for _ in range(2):         # a rerun keeps it, though the URL now holds the form's epochs
+        assert warning in [w.value for w in at.warning]   # and pace (the stale model stays)
+        at.run()
+    assert (at.query_params["epochs"], at.query_params["saved"]) == ("5", "deleted_net")
+    at.button(key="train.start").click().run()
+    at.run()                                      # the next run after the start
+    assert warning not in [w.value for w in at.warning]
+    run_id = at.session_state["train.run_id"]
+    assert end_run(default_workspace().runs, run_id) in ("interrupted", "stopped", "finished")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -48,6 +48,7 @@ from ui.training.charts import (
     step_frame,
 )
 from ui.training.live_data import live_series
+from ui.training.url import forget_ignored
 
 WAIT_KEY = "train.live.wait"     # (run id, step) when Train/Resume was pressed
 TRAINING_PHASE = "training"
@@ -130,6 +131,7 @@ def mark_started(run_id: str, step: int = 0) -> None:
     """Remember that ``run_id`` was (re)started at ``step``: the panel says "starting"
     until a later step arrives (for workers that write no phase)."""
     st.session_state[WAIT_KEY] = (run_id, int(step))
+    forget_ignored()
 
 
 def _buttons(record: RunRecord) -> None:

@@ -34,6 +34,7 @@ from ui.training.custom_choices import custom_losses, custom_metrics
 from ui.training.settings import insight_every_range
 
 WRITTEN_KEY = "train.url.written"      # {param: text} the page last put into the URL
+IGNORED_KEY = "train.url.ignored"      # the last link's refused parameters, until a start
 # The device kinds the shared device settings set up (cluster has a section of its own),
 # plus "logical": MirroredStrategy over logical devices carved from one device.
 DEVICE_CHOICES = tuple(name for name, kind in DEVICE_KINDS.items() if kind.flag) + ("logical",)
@@ -202,9 +203,12 @@ def _keys(param: Param, value: Any, task: str | None = None) -> dict[str, Any]:
 
 def apply_query() -> list[str]:
     """Put the URL's form values into the form (those the page did not write itself);
-    returns the names of parameters that were ignored because their value is not allowed.
-    Values a parameter implies (``preset`` -> source "preset") give way to values the
-    link names itself (``source=saved``)."""
+    returns the names of the last link's parameters that were ignored because their value
+    is not allowed. They are named until a run is started (:func:`forget_ignored`) or
+    another link applies: the page rewrites the URL with the form's values, so the next
+    rerun (a click, a run's state changing) no longer sees the bad values, and the warning
+    vanished before a class could read it. Values a parameter implies (``preset`` ->
+    source "preset") give way to values the link names itself (``source=saved``)."""
     written = st.session_state.get(WRITTEN_KEY, {})
     ignored, implied, named = [], {}, {}
     for name, param in PARAMS.items():
@@ -222,7 +226,15 @@ def apply_query() -> list[str]:
     for key, value in {**implied, **named}.items():
         choose(key, value)                         # the browser is sent the new value too
     st.session_state[WRITTEN_KEY] = written
-    return ignored
+    kept_names = [] if named else st.session_state.get(IGNORED_KEY, [])
+    if named or ignored:        # a new link's verdict; a stale value refused again stays named
+        st.session_state[IGNORED_KEY] = kept_names + [n for n in ignored if n not in kept_names]
+    return list(st.session_state.get(IGNORED_KEY, []))
+
+
+def forget_ignored() -> None:
+    """A run was started: the last link's refused parameters are no longer news."""
+    st.session_state.pop(IGNORED_KEY, None)
 
 
 def mirror(task: str | None) -> None:
