@@ -138,6 +138,8 @@ def test_a_bad_or_stale_link_opens_the_page_with_a_located_message(query, locate
     assert warning.startswith(catalog("en")["lessons.link.bad"])
     assert plain(located) in warning
     assert "lesson" not in at.query_params and not _bar_text(at)
+    at.run()                      # a rerun (any click) keeps it: it vanished after one run
+    assert [w.value for w in at.warning] == [warning]
 
 
 def test_a_stale_link_in_chinese() -> None:

@@ -162,9 +162,14 @@ def test_the_runs_page_keeps_its_run_in_the_address(run_ids: list[str]) -> None:
 
     stale = _open("runs", query={"run": "gone_run"})     # a deleted run: located, ignored
     words = catalog("en")
-    assert words["links.ignored"].format(name="run", value="gone_run") in [
-        w.value for w in stale.warning]
+    refused = words["links.ignored"].format(name="run", value="gone_run")
+    assert refused in [w.value for w in stale.warning]
     assert stale.query_params["run"] == stale.selectbox(key="runs.detail.run").value
+    stale.run()                   # a rerun keeps it, though the address holds a listed run
+    assert refused in [w.value for w in stale.warning]
+    stale.switch_page("app_pages/home.py").run()      # another page forgets it
+    stale.switch_page("app_pages/runs.py").run()
+    assert refused not in [w.value for w in stale.warning]
 
 
 def test_the_weights_lab_keeps_its_run_in_the_address() -> None:

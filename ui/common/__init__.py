@@ -15,7 +15,7 @@ from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
                              pick, t)
 from ui.common.memory import choose, kept, owned, recall, remember, remembered
-from ui.common.links import linked, linked_tabs, reopen_links, url_keeps
+from ui.common.links import leave_links, linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
 from ui.common.recent_runs import recent_table
@@ -84,6 +84,7 @@ __all__ = [
     "recent_table",
     "remember",
     "remembered",
+    "leave_links",
     "reopen_links",
     "run_store",
     "server_is_loopback",

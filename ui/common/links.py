@@ -4,7 +4,9 @@ click is written back to ``?tab=`` (:func:`linked_tabs`).
 
 A link's value is applied once per session and page (a later change by the person stays
 theirs), until :func:`reopen_links` says a step was entered again. A value the page does not
-offer is named in a warning and ignored; the page opens as it would without it.
+offer is named in a warning and ignored; the page opens as it would without it. The
+warning stays while the person is on that page (:func:`leave_links` forgets it on another
+page); shown for one script run, the next rerun took it away before anyone read it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ui.common.i18n import t
 
 TAB_PARAM = "tab"
 APPLIED = "links.applied"          # {"page:param": text} applied in this session
+REFUSED = "links.refused"          # {"page:param": text} refused, named while on the page
 
 
 def linked(page: str, name: str, allowed: Collection[str]) -> str | None:
@@ -25,13 +28,18 @@ def linked(page: str, name: str, allowed: Collection[str]) -> str | None:
     there is none, it was applied already, or it is not in ``allowed``: then a warning)."""
     text = st.query_params.get(name)
     applied = st.session_state.setdefault(APPLIED, {})
-    if text is None or applied.get(f"{page}:{name}") == text:
-        return None
-    applied[f"{page}:{name}"] = text
-    if text not in allowed:
-        st.warning(t("links.ignored", name=name, value=text[:80]), icon=":material/link_off:")
-        return None
-    return text
+    refused = st.session_state.setdefault(REFUSED, {})
+    slot = f"{page}:{name}"
+    if text is not None and applied.get(slot) != text:
+        applied[slot] = text
+        refused.pop(slot, None)
+        if text in allowed:
+            return text
+        refused[slot] = text
+    if slot in refused:
+        st.warning(t("links.ignored", name=name, value=refused[slot][:80]),
+                   icon=":material/link_off:")
+    return None
 
 
 def url_keeps(page: str, name: str, value: str) -> None:
@@ -46,6 +54,15 @@ def url_keeps(page: str, name: str, value: str) -> None:
 def reopen_links() -> None:
     """Apply the next page's link values again (a lesson step entered anew)."""
     st.session_state.pop(APPLIED, None)
+    st.session_state.pop(REFUSED, None)
+
+
+def leave_links(page: str) -> None:
+    """The person is on ``page``: forget the refusals named on other pages."""
+    refused = st.session_state.get(REFUSED)
+    if refused:
+        st.session_state[REFUSED] = {k: v for k, v in refused.items()
+                                     if k.startswith(f"{page}:")}
 
 
 def linked_tabs(page: str, labels: Mapping[str, str]) -> Sequence:

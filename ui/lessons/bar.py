@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui.common import current_lang, guarded, pick, plain, t
+from ui.common import current_lang, guarded, leave_links, pick, plain, t
 from ui.lessons.follow import controls, ended, follow_watch, forked, keep_link, take_link
 from ui.lessons.keys import arrow_keys
 from ui.lessons.notes import notes_view, paragraphs
@@ -28,6 +28,7 @@ from ui.lessons.state import (
 )
 
 BAR_KEY = "lesson-bar"
+BAD_LINK_KEY = "lessons.bad_link"   # (page, message) of the last bad lesson link
 # Read from the back of a room: the step's title large, the prompt at body size or more.
 BAR_CSS = """<style>
 .st-key-lesson-bar { background: var(--st-secondary-background-color, #f0f2f6); }
@@ -46,12 +47,18 @@ def lesson_bar(page: str) -> None:
     if st.query_params.get(NOTES_PARAM) == "1":
         notes_view()
         st.stop()
+    leave_links(page)                      # a link's refusals are named on their own page
     with guarded():                        # a lesson never breaks the page below it
         take_link()                        # ?follow=1, ?lead=1
         forked()                           # Try it myself: the step in this session's state
         message = sync(page)               # a link or a reload: may open the step's page
-        if message:
-            st.warning(message, icon=":material/link_off:")
+        if message:                        # named while the person stays on this page
+            st.session_state[BAD_LINK_KEY] = (page, message)
+        held = st.session_state.get(BAD_LINK_KEY)
+        if held and held[0] == page and current() is None:
+            st.warning(held[1], icon=":material/link_off:")
+        elif held:
+            st.session_state.pop(BAD_LINK_KEY, None)
         position = current()
         if position is not None:
             _bar(position)
