@@ -1,7 +1,8 @@
 """``python -m tfcore.training.warm DEVICE_JSON [DELAY]``: a pre-started worker.
 
 It applies its device settings, imports TensorFlow and the engine, loads the default
-dataset and traces one tiny training step (so the first run pays none of that), prints
+dataset, traces one tiny training step and rehearses one epoch of the default run in a
+scratch folder (:func:`rehearse`; so the first run pays none of that), prints
 ``ready`` on stdout and then waits for one job: a JSON line ``{"run_dir": ...}`` on stdin.
 With the job it becomes that run's worker (``tfcore.training.worker.run``), its output
 going to the run's ``log.txt``. It exits without training when stdin closes (the server
