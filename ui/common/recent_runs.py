@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Sequence
 
+import pandas as pd
 import streamlit as st
 
 from ui.common.columns import fitted
@@ -19,8 +20,7 @@ from ui.common.i18n import catalog, t
 RECENT = {"run": 250, "state": 95, "step": 70, "created": 160, "problems": 220}
 
 
-def recent_rows(rows: Sequence[tuple], lang: str | None = None
-                ) -> tuple:
+def recent_rows(rows: Sequence[tuple], lang: str | None = None) -> tuple[pd.DataFrame, dict]:
     """The home page's recent runs (name, state label, step, created, problems per row) as a
     frame labelled in ``lang`` (the current language when None) whose names and problems
     fit their columns, and its ``column_config``."""
@@ -48,5 +48,3 @@ def recent_table(runs: Sequence) -> None:
                                   "; ".join(located_text(p, markdown=False)
                                             for p in run.problems)) for run in runs])
     st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
-
-
