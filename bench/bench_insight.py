@@ -10,9 +10,10 @@ listeners, not loading, building or the final evaluation). Printed per model: ea
 ratio auto / off side by side, their median with the spread (lowest, quartiles, highest),
 the ratio of the best trials (other load only adds time) and of the medians, and the
 snapshots' own measured cost (the ``cost`` of each ``insight/stats.jsonl`` line) as a share
-of the auto run's time: the overhead without the machine's noise, and the probe's one-off
-warm-up (before the first snapshot; the auto budget counts it, spread over the run), and
-the two together as a share of the run. Each pair's ratio of the
+of the auto run's time: the overhead without the machine's noise (a new run's start
+snapshot is the probe's first pass, so its cost includes TensorFlow's first calls), and the
+probe's one-off warm-up pass of its own (only when the start step is already recorded, a
+resume: 0 here), and the two together as a share of the run. Each pair's ratio of the
 process's CPU seconds over the whole run (loading and building included, the same in
 both) is printed too: other processes' load inflates wall time much more than it does the
 CPU time this process uses. The load average at the start and the end is printed: on a

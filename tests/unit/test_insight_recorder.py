@@ -65,6 +65,21 @@ def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
     assert len(taken) == 20 and plan.taken == 22 and plan.warmup == 0.4
 
 
+def mlp_bench_fit(plan: SnapshotPlan, clock: Clock) -> list[int]:
+    """The MLP bench's run after its start snapshot: Keras fit's calls of 10 steps, the
+    first paying a 0.45 s trace, then 20 ms a call, 780 steps; snapshots of 10 ms. Returns
+    the steps the plan took between the start and the last step's (taken too)."""
+    taken = []
+    for step in range(10, 780, 10):
+        clock.now += 0.45 if step == 10 else 0.020
+        if plan.due(step, 780):
+            clock.now += 0.010
+            plan.took(0.010)
+            taken.append(step)
+    plan.took(0.010)                     # the last step's
+    return taken
+
+
 def test_auto_plan_does_not_project_the_run_from_its_traced_first_call() -> None:
     """The MLP bench's run as Keras fit makes it: calls of 10 steps, the first paying a
     0.45 s trace, then 20 ms a call; 780 steps, 1.85 s of training. The start snapshot
@@ -77,16 +92,52 @@ def test_auto_plan_does_not_project_the_run_from_its_traced_first_call() -> None
     plan.warmed(0.030)
     clock.now += 0.010
     plan.took(0.010)
-    taken = []
-    for step in range(10, 780, 10):
-        clock.now += 0.45 if step == 10 else 0.020
-        if plan.due(step, 780):
-            clock.now += 0.010
-            plan.took(0.010)
-            taken.append(step)
-    plan.took(0.010)                     # the last step's
+    taken = mlp_bench_fit(plan, clock)
     assert taken == []
     assert plan.whole == pytest.approx(0.45 + 77 * 0.020)
+    assert plan.spent <= BUDGET * plan.whole + 1e-9
+
+
+def test_a_start_snapshot_that_was_the_probes_first_pass_holds_no_frame_back() -> None:
+    """A short run on a 2-D set: the start snapshot was the probe's first pass (60 ms with
+    TensorFlow's first calls; a steady one costs 15 ms), then 600 steps of 10 ms. Its cost
+    counts like the warm-up: the first frame after it comes as soon as the run's rate is
+    known and the clock's gap has passed (step 25), not once its 60 ms are paid at 3 %
+    (step 200); the last step's is reserved at half of it until a steady cost is measured,
+    and the whole run stays within the budget, taking as many as that allows."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    clock.now += 0.060
+    plan.opened(0.060)
+    assert plan.warmup == 0.060 and plan.taken == 1
+    assert plan.training_time() == pytest.approx(0.0)
+    taken = []
+    for step in range(1, 600):
+        clock.now += 0.010
+        if plan.due(step, 600):
+            clock.now += 0.015
+            plan.took(0.015)
+            taken.append(step)
+    clock.now += 0.010 + 0.015
+    plan.took(0.015)                     # the last step's
+    assert taken[0] == 25 and len(taken) >= 3
+    assert plan.spent <= BUDGET * 6.0 + 1e-9
+    assert plan.spent + 0.015 > BUDGET * 6.0 + 1e-9         # as often as it allows
+
+
+def test_a_start_snapshot_that_paid_the_warm_up_leaves_the_mlp_bench_in_budget() -> None:
+    """The MLP bench's run (Keras fit, calls of 10 steps, 1.99 s of training): the start
+    snapshot as the probe's first pass costs 30 ms, the last step's 10 ms. Reserved at half
+    the first pass, no snapshot between fits (30 + 2 * 15 ms > 60 ms): the run's insight
+    costs 40 ms, 2 %. With a separate warm-up pass (30 ms) and a start snapshot (10 ms) it
+    cost 50 ms, 2.5 %, and measured 3.3 % on this machine."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    clock.now += 0.030
+    plan.opened(0.030)
+    taken = mlp_bench_fit(plan, clock)
+    assert taken == []
+    assert plan.spent == pytest.approx(0.040)
     assert plan.spent <= BUDGET * plan.whole + 1e-9
 
 

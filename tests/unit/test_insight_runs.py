@@ -214,6 +214,21 @@ def test_a_short_unpaced_auto_run_on_circles_records_several_frames(tmp_path) ->
     assert sum(chosen) - max(chosen) <= BUDGET * elapsed
 
 
+def test_the_start_snapshot_is_the_probes_first_pass(tmp_path, monkeypatch) -> None:
+    """One forward and backward pass per recorded snapshot: the probe's first pass (its
+    one-off warm-up) is the start snapshot. A separate warm-up pass measured the step-0
+    model a second time, a third of the CNN bench's insight cost."""
+    from tfcore.training.insight_probe import Probe
+
+    passes = []
+    measured = Probe._measured
+    monkeypatch.setattr(Probe, "_measured",
+                        lambda self: passes.append(1) or measured(self))
+    run_dir = train_here(tmp_path, request(epochs=1))
+    steps = [r["step"] for r in read_insight(run_dir).records]
+    assert steps == [0, 5, 7] and len(passes) == len(steps)
+
+
 def _first_layer_share(spec: dict, tmp_path: Path) -> tuple[float, float]:
     run_dir = train_here(tmp_path, request(spec, epochs=1, steps=1, insight_every=1,
                                            learning_rate=0.001))
