@@ -44,8 +44,9 @@ def test_tiny_timing_runs_from_the_page() -> None:
     assert all(m["median_s"] > 0 and m["first_call_s"] > 0 for m in doc["modes"])
     assert doc["batch_size"] == 4 and doc["steps"] == 2
     assert len(_charts(at)) >= 2
-    table = at.dataframe[0].value
-    assert table[catalog("en")["timing.col.mode"]].tolist() == ["Eager", "tf.function"]
+    table = at.dataframe[0].value                       # a column per mode, a row per measure
+    assert list(table.columns) == [catalog("en")["timing.col.measure"], "Eager", "tf.function"]
+    assert catalog("en")["timing.col.median"] in table[catalog("en")["timing.col.measure"]].tolist()
     explanation = " ".join(md.value for md in at.markdown)
     assert "tf.function" in explanation and "ms" in explanation
 

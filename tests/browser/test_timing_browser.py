@@ -1,6 +1,6 @@
 """The Eager vs graph page in a real browser: a tiny timing (batch 4, 3 steps) draws its
-charts, tall, with a ticked scale and whole titles, in both languages at 1280x800 and in
-Chinese at 1920x1080."""
+charts, tall, with a ticked scale and whole titles, and a result table that hides no
+column, in both languages at 1280x800 and in Chinese at 1920x1080."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     wait_charts_drawn,
     wait_idle,
 )
+from tests.browser.test_no_cutoff_browser import CUT_JS
 from ui.common.i18n import catalog
 
 CHART = "[data-testid='stVegaLiteChart']"
@@ -67,3 +68,6 @@ def test_timing_charts_are_tall_ticked_with_whole_titles(server: str, page, lang
         assert chart["bars"] >= 4, chart             # bars drawn (a log scale has no 0)
         labels = [label for a in chart["axes"] for label in a["labels"]]
         assert not any(label.endswith("…") for label in labels), labels    # none cut
+    # the result's table shows every mode's numbers: its fourteen measures as columns hid
+    # 810 px of them at 1280 in Chinese
+    assert page.evaluate(CUT_JS) == [], (lang, width)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ui.common.chart_axes import STEP_AXIS
 from ui.common.chart_cache import cached_chart, frame_digest
-from ui.common.columns import fits, shorten
+from ui.common.columns import fits, fitted, shorten
 from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
@@ -18,6 +18,7 @@ from ui.common.memory import choose, kept, owned, recall, remember, remembered
 from ui.common.links import leave_links, linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
+from ui.common.palette import CLASS_COLORS, class_colors
 from ui.common.recent_runs import recent_table
 from ui.common.resources import (
     devices_now,
@@ -42,6 +43,7 @@ from ui.common.widgets import choose_placeholder
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
+    "CLASS_COLORS",
     "browser_cookie",
     "write_cookie",
     "protocol_messages",
@@ -60,11 +62,13 @@ __all__ = [
     "devices_report",
     "disable_keras_reset",
     "fits",
+    "fitted",
     "frame_digest",
     "guarded",
     "init_language",
     "kept",
     "choose",
+    "class_colors",
     "owned",
     "linked",
     "linked_tabs",

@@ -9,11 +9,10 @@ import numpy as np
 import pandas as pd
 
 from tfcore.rundir import InsightGrid, InsightMeta
+from ui.common import CLASS_COLORS, class_colors
 from ui.insight.chart_style import NORMAL, InsightStyle, axis_spec, legend_spec, spread
 
 MAX_POINTS = 1000        # test points drawn on the plane
-CLASS_COLORS = ("#0877bd", "#f59322", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 PAD = 5                   # Vega's padding around a chart (px, each side)
 TITLE_PAD = 4             # between an axis's labels and its title (px)
 LEGEND_GAP = 6            # between the boundary's legend and its plot (px)
@@ -130,8 +129,7 @@ def boundary_chart(meta: InsightMeta, grid: InsightGrid, titles: Mapping[str, st
         dot = {"field": "label", "type": "quantitative", "scale": scale, "legend": None}
     else:
         names = class_names(meta, grid, shown)
-        scale = {"domain": names, "range": [CLASS_COLORS[i % len(CLASS_COLORS)]
-                                            for i in range(len(names))]}
+        scale = {"domain": names, "range": class_colors(len(names))}
         fill = {"field": "fill", "type": "nominal", "scale": None, "legend": None}
         dot = {"field": "label", "type": "nominal", "scale": scale, "title": titles["class"],
                "legend": legend_spec(style, orient="top", titleOrient="left",

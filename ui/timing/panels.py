@@ -21,7 +21,16 @@ from tfcore.timing import (
     parse_values,
     run_in_worker,
 )
-from ui.common import choose_placeholder, devices_report, guarded, pick, pick_model, plain, t
+from ui.common import (
+    choose_placeholder,
+    devices_report,
+    fitted,
+    guarded,
+    pick,
+    pick_model,
+    plain,
+    t,
+)
 from ui.timing import charts
 
 RESULT_KEY, G1_KEY, SWEEP_KEY = "timing.result", "timing.g1_result", "timing.sweep_result"
@@ -51,26 +60,42 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f}"
 
 
-def mode_table(result: TimingResult) -> pd.DataFrame:
+# The mode table's rows: a measure's catalog key ``timing.col.<name>`` and, for a time, the
+# ModeResult field it reads (seconds, shown in ms).
+MEASURE_FIELDS = {"first_call": "first_call_s", "median": "median_s", "p10": "p10_s",
+                  "p90": "p90_s", "min": "min_s", "max": "max_s", "wall": "wall_median_s",
+                  "cpu": "cpu_median_s", "first_cpu": "first_call_cpu_s"}
+MEASURES = (*MEASURE_FIELDS, "first_loss", "gflops", "util", "error")
+
+
+MEASURE_PX, MODE_PX = 220, 150      # the mode table's columns: 220 + 4 x 150 fit 820 px
+
+
+def mode_table(result: TimingResult) -> tuple[pd.DataFrame, dict]:
+    """One row per measure and one column per mode (at most four: they fit a 1280 px page;
+    the fourteen measures as columns hid 810 px of them), rows no mode has a value for left
+    out; and the column config giving each column its width."""
+    def value(m, measure: str) -> str:
+        if measure == "first_loss":
+            return f"{m.first_loss:.5f}" if m.first_loss is not None else ""
+        if measure == "gflops":
+            return f"{m.achieved_flops / 1e9:.2f}" if m.achieved_flops else ""
+        if measure == "util":
+            return f"{100 * m.utilization:.1f}%" if m.utilization else ""
+        if measure == "error":
+            return m.error or ""
+        seconds = getattr(m, MEASURE_FIELDS[measure])
+        return _ms(seconds) if m.ok and seconds is not None else ""
+
+    modes = [(pick(mode_title(m.mode)), m) for m in result.modes]
+    measure_col = t("timing.col.measure")
     rows = []
-    for m in result.modes:
-        rows.append({
-            t("timing.col.mode"): pick(mode_title(m.mode)),
-            t("timing.col.first_call"): _ms(m.first_call_s) if m.ok else "",
-            t("timing.col.median"): _ms(m.median_s) if m.ok else "",
-            t("timing.col.p10"): _ms(m.p10_s) if m.ok else "",
-            t("timing.col.p90"): _ms(m.p90_s) if m.ok else "",
-            t("timing.col.min"): _ms(m.min_s) if m.ok else "",
-            t("timing.col.max"): _ms(m.max_s) if m.ok else "",
-            t("timing.col.wall"): _ms(m.wall_median_s) if m.ok else "",
-            t("timing.col.cpu"): _ms(m.cpu_median_s) if m.ok else "",
-            t("timing.col.first_cpu"): _ms(m.first_call_cpu_s) if m.ok else "",
-            t("timing.col.first_loss"): f"{m.first_loss:.5f}" if m.first_loss is not None else "",
-            t("timing.col.gflops"): f"{m.achieved_flops / 1e9:.2f}" if m.achieved_flops else "",
-            t("timing.col.util"): f"{100 * m.utilization:.1f}%" if m.utilization else "",
-            t("timing.col.error"): m.error or "",
-        })
-    return pd.DataFrame(rows)
+    for measure in MEASURES:
+        values = {title: value(m, measure) for title, m in modes}
+        if any(values.values()):
+            rows.append({measure_col: t(f"timing.col.{measure}")} | values)
+    widths = {measure_col: MEASURE_PX} | {title: MODE_PX for title, _ in modes}
+    return fitted(rows, widths, [title for title, _ in modes])
 
 
 def show_result(result: TimingResult) -> None:
@@ -93,7 +118,8 @@ def show_result(result: TimingResult) -> None:
     left.altair_chart(charts.step_time_chart(result), width="stretch")
     right.altair_chart(charts.first_call_chart(result), width="stretch")
     st.caption(t("timing.chart.caption"))
-    st.dataframe(mode_table(result), hide_index=True, width="stretch")
+    table, columns = mode_table(result)
+    st.dataframe(table, hide_index=True, column_config=columns)
     if result.flops_per_step:
         st.caption(t("timing.result.flops", mflops=result.flops_per_step / 1e6,
                      peak=(result.peak_flops or 0) / 1e9, method=result.flops_method))

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.runs import smooth
-from ui.common import STEP_AXIS, metric_label
+from ui.common import STEP_AXIS, class_colors, metric_label
 
 MAX_POINTS = 2000
 SKIP = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
@@ -239,31 +239,56 @@ def line_chart(frame: pd.DataFrame, x: str, title: str, log_scale: bool, x_title
             "height": style.height, "datasets": datasets}
 
 
-def confusion_chart(matrix: np.ndarray, names: list[str], true_title: str,
-                    pred_title: str) -> alt.Chart:
+def confusion_chart(matrix: np.ndarray, names: list[str], titles: Mapping[str, str],
+                    style: ChartStyle = NORMAL) -> alt.Chart:
+    """Counts of (true, predicted) classes; ``titles``: ``true``, ``pred`` and ``count`` (the
+    legend's) in the page's language. The counts are written in the cells in a size a room
+    can read, white on the dark cells."""
     rows = [{"true": names[i], "pred": names[j], "count": int(matrix[i, j])}
             for i in range(matrix.shape[0]) for j in range(matrix.shape[1])]
     frame = pd.DataFrame(rows)
-    base = alt.Chart(frame).encode(x=alt.X("pred:N", title=pred_title, sort=names),
-                                   y=alt.Y("true:N", title=true_title, sort=names))
-    cells = base.mark_rect().encode(color=alt.Color("count:Q", scale=alt.Scale(scheme="blues")),
-                                    tooltip=["true", "pred", "count"])
-    text = base.mark_text(fontSize=11).encode(text="count:Q")
-    return (cells + text).properties(height=320)
+    half = max(1, int(matrix.max())) / 2
+    axis = alt.Axis(labelFontSize=style.font, titleFontSize=style.font)
+    base = alt.Chart(frame).encode(
+        x=alt.X("pred:N", title=titles["pred"], sort=names, axis=axis),
+        y=alt.Y("true:N", title=titles["true"], sort=names, axis=axis))
+    cells = base.mark_rect().encode(
+        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), title=titles["count"],
+                        legend=alt.Legend(labelFontSize=style.font, titleFontSize=style.font)),
+        tooltip=[alt.Tooltip("true:N", title=titles["true"]),
+                 alt.Tooltip("pred:N", title=titles["pred"]),
+                 alt.Tooltip("count:Q", title=titles["count"])])
+    size = style.font + 4 if len(names) <= 10 else style.font
+    text = base.mark_text(fontSize=size, fontWeight="bold").encode(
+        text="count:Q",
+        color=alt.condition(alt.datum.count > half, alt.value("white"), alt.value("#262730")))
+    return (cells + text).properties(height=320 if style is NORMAL else style.height)
 
 
 def boundary_chart(gx: np.ndarray, gy: np.ndarray, grid: np.ndarray, points: np.ndarray,
-                   labels: np.ndarray) -> alt.Chart:
-    """Predicted class over a grid (decision regions) with the test points on top."""
+                   labels: np.ndarray, names: list[str], class_title: str,
+                   style: ChartStyle = NORMAL) -> alt.Chart:
+    """Predicted class over a grid (decision regions) with the test points on top, each class
+    in its colour (:data:`ui.common.CLASS_COLORS`, as the live boundary) and named."""
     xx, yy = np.meshgrid(gx, gy)
     dx, dy = float(gx[1] - gx[0]), float(gy[1] - gy[0])
+    codes = sorted({int(c) for c in grid.ravel()} | {int(c) for c in labels})
+    shown = [names[c] if 0 <= c < len(names) else str(c) for c in codes]
+    name = dict(zip(codes, shown))
     regions = pd.DataFrame({"x": xx.ravel(), "y": yy.ravel(), "x2": xx.ravel() + dx,
-                            "y2": yy.ravel() + dy, "class": grid.ravel().astype(str)})
+                            "y2": yy.ravel() + dy,
+                            "class": [name[int(c)] for c in grid.ravel()]})
     pts = pd.DataFrame({"x": points[:, 0], "y": points[:, 1],
-                        "class": labels.astype(int).astype(str)})
+                        "class": [name[int(c)] for c in labels]})
+    color = alt.Color("class:N", title=class_title,
+                      scale=alt.Scale(domain=shown, range=[class_colors(max(codes) + 1)[c]
+                                                           if c >= 0 else "#7f7f7f"
+                                                           for c in codes]),
+                      legend=alt.Legend(labelFontSize=style.font, titleFontSize=style.font))
+    axis = alt.Axis(labelFontSize=style.font, titleFontSize=style.font)
     area = alt.Chart(regions).mark_rect(opacity=0.35).encode(
-        x=alt.X("x:Q", title="x1"), y=alt.Y("y:Q", title="x2"), x2="x2", y2="y2",
-        color=alt.Color("class:N"))
-    dots = alt.Chart(pts).mark_circle(size=28, stroke="black", strokeWidth=0.4).encode(
-        x="x:Q", y="y:Q", color="class:N")
-    return (area + dots).properties(height=360)
+        x=alt.X("x:Q", title="x1", axis=axis), y=alt.Y("y:Q", title="x2", axis=axis),
+        x2="x2", y2="y2", color=color)
+    dots = alt.Chart(pts).mark_circle(size=28 if style is NORMAL else 60, stroke="black",
+                                      strokeWidth=0.4).encode(x="x:Q", y="y:Q", color=color)
+    return (area + dots).properties(height=360 if style is NORMAL else style.height)

@@ -256,6 +256,7 @@ def _failure(record: RunRecord) -> None:
 
 def _results(record: RunRecord) -> None:
     """Test metrics, confusion matrix, misclassified images, decision boundary."""
+    style = PRESENTER if presenter_mode() else NORMAL
     st.subheader(t("train.results"))
     test = record.status.extra.get("test_metrics") or {}
     cols = st.columns(max(1, len(test)))
@@ -272,8 +273,10 @@ def _results(record: RunRecord) -> None:
         left, right = st.columns(2)
         with left:
             st.caption(t("train.confusion"))
-            st.altair_chart(confusion_chart(analysis.confusion, names, t("train.true"),
-                                            t("train.pred")), width="stretch")
+            st.altair_chart(confusion_chart(
+                analysis.confusion, names, {"true": t("train.true"), "pred": t("train.pred"),
+                                            "count": t("train.count")}, style),
+                width="stretch")
         with right:
             if analysis.mis_images.size:
                 st.caption(t("train.misclassified", n=len(analysis.mis_images)))
@@ -285,7 +288,8 @@ def _results(record: RunRecord) -> None:
                 st.caption(t("train.boundary"))
                 st.altair_chart(boundary_chart(analysis.grid_x, analysis.grid_y,
                                                analysis.grid_class, analysis.points,
-                                               analysis.point_labels), width="stretch")
+                                               analysis.point_labels, names,
+                                               t("train.class"), style), width="stretch")
 
 
 def _body(run_id: str, read_only: bool = False) -> None:
