@@ -69,6 +69,7 @@ MEASURES = (*MEASURE_FIELDS, "first_loss", "gflops", "util", "error")
 
 
 MEASURE_PX, MODE_PX = 220, 150      # the mode table's columns: 220 + 4 x 150 fit 820 px
+ROW_PX = 35                         # a table row's height (the glide grid's)
 
 
 def mode_table(result: TimingResult) -> tuple[pd.DataFrame, dict]:
@@ -119,7 +120,8 @@ def show_result(result: TimingResult) -> None:
     right.altair_chart(charts.first_call_chart(result), width="stretch")
     st.caption(t("timing.chart.caption"))
     table, columns = mode_table(result)
-    st.dataframe(table, hide_index=True, column_config=columns)
+    st.dataframe(table, hide_index=True, column_config=columns,
+                 height=ROW_PX * (len(table) + 1) + 3)          # every measure, no scrolling
     if result.flops_per_step:
         st.caption(t("timing.result.flops", mflops=result.flops_per_step / 1e6,
                      peak=(result.peak_flops or 0) / 1e9, method=result.flops_method))
