@@ -18,7 +18,7 @@ from ui.common.memory import choose, kept, owned, recall, remember, remembered
 from ui.common.links import leave_links, linked, linked_tabs, reopen_links, url_keeps
 from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_model
 from ui.common.nav import PAGES, available_pages
-from ui.common.palette import CLASS_COLORS, class_colors
+from ui.common.palette import CLASS_COLORS, class_color, class_colors
 from ui.common.recent_runs import recent_table
 from ui.common.resources import (
     devices_now,
@@ -68,6 +68,7 @@ __all__ = [
     "init_language",
     "kept",
     "choose",
+    "class_color",
     "class_colors",
     "owned",
     "linked",

@@ -6,6 +6,7 @@ Every timing runs in a worker process (``tfcore.timing.runner``) with a progress
 from __future__ import annotations
 
 import os
+from typing import Any, Callable
 
 import pandas as pd
 import streamlit as st
@@ -60,14 +61,22 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f}"
 
 
-# The mode table's rows: a measure's catalog key ``timing.col.<name>`` and, for a time, the
-# ModeResult field it reads (seconds, shown in ms).
-MEASURE_FIELDS = {"first_call": "first_call_s", "median": "median_s", "p10": "p10_s",
-                  "p90": "p90_s", "min": "min_s", "max": "max_s", "wall": "wall_median_s",
-                  "cpu": "cpu_median_s", "first_cpu": "first_call_cpu_s"}
-MEASURES = (*MEASURE_FIELDS, "first_loss", "gflops", "util", "error")
+def _time(field: str) -> Callable[[Any], str]:
+    """A time measure: the ModeResult field (seconds) in ms, empty for a failed mode."""
+    return lambda m: _ms(getattr(m, field)) if m.ok else ""
 
 
+# The mode table's rows: a measure's catalog key ``timing.col.<name>`` and its cell's text.
+MEASURES: dict[str, Callable[[Any], str]] = {
+    "first_call": _time("first_call_s"), "median": _time("median_s"),
+    "p10": _time("p10_s"), "p90": _time("p90_s"), "min": _time("min_s"),
+    "max": _time("max_s"), "wall": _time("wall_median_s"), "cpu": _time("cpu_median_s"),
+    "first_cpu": _time("first_call_cpu_s"),
+    "first_loss": lambda m: f"{m.first_loss:.5f}" if m.first_loss is not None else "",
+    "gflops": lambda m: f"{m.achieved_flops / 1e9:.2f}" if m.achieved_flops else "",
+    "util": lambda m: f"{100 * m.utilization:.1f}%" if m.utilization else "",
+    "error": lambda m: m.error or "",
+}
 MEASURE_PX, MODE_PX = 220, 150      # the mode table's columns: 220 + 4 x 150 fit 820 px
 ROW_PX = 35                         # a table row's height (the glide grid's)
 
@@ -76,23 +85,11 @@ def mode_table(result: TimingResult) -> tuple[pd.DataFrame, dict]:
     """One row per measure and one column per mode (at most four: they fit a 1280 px page;
     the fourteen measures as columns hid 810 px of them), rows no mode has a value for left
     out; and the column config giving each column its width."""
-    def value(m, measure: str) -> str:
-        if measure == "first_loss":
-            return f"{m.first_loss:.5f}" if m.first_loss is not None else ""
-        if measure == "gflops":
-            return f"{m.achieved_flops / 1e9:.2f}" if m.achieved_flops else ""
-        if measure == "util":
-            return f"{100 * m.utilization:.1f}%" if m.utilization else ""
-        if measure == "error":
-            return m.error or ""
-        seconds = getattr(m, MEASURE_FIELDS[measure])
-        return _ms(seconds) if m.ok and seconds is not None else ""
-
     modes = [(pick(mode_title(m.mode)), m) for m in result.modes]
     measure_col = t("timing.col.measure")
     rows = []
-    for measure in MEASURES:
-        values = {title: value(m, measure) for title, m in modes}
+    for measure, text in MEASURES.items():
+        values = {title: text(m) for title, m in modes}
         if any(values.values()):
             rows.append({measure_col: t(f"timing.col.{measure}")} | values)
     widths = {measure_col: MEASURE_PX} | {title: MODE_PX for title, _ in modes}

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.runs import smooth
-from ui.common import STEP_AXIS, class_colors, metric_label
+from ui.common import STEP_AXIS, class_color, metric_label
 
 MAX_POINTS = 2000
 SKIP = {"step", "epoch", "time", "elapsed", "split", "samples_per_sec"}
@@ -281,9 +281,7 @@ def boundary_chart(gx: np.ndarray, gy: np.ndarray, grid: np.ndarray, points: np.
     pts = pd.DataFrame({"x": points[:, 0], "y": points[:, 1],
                         "class": [name[int(c)] for c in labels]})
     color = alt.Color("class:N", title=class_title,
-                      scale=alt.Scale(domain=shown, range=[class_colors(max(codes) + 1)[c]
-                                                           if c >= 0 else "#7f7f7f"
-                                                           for c in codes]),
+                      scale=alt.Scale(domain=shown, range=[class_color(c) for c in codes]),
                       legend=alt.Legend(labelFontSize=style.font, titleFontSize=style.font))
     axis = alt.Axis(labelFontSize=style.font, titleFontSize=style.font)
     area = alt.Chart(regions).mark_rect(opacity=0.35).encode(
