@@ -126,6 +126,12 @@ class Session:
                     for timer in self._timers.values():
                         timer.cancel()
                     self._timers.clear()
+            elif kind == "navigation":
+                # The page this run shows (new_session names the entry script under
+                # st.navigation): the hash a fragment's rerun and an st.rerun() keep, as
+                # the browser keeps it; with the entry script's hash a rerun of the app
+                # that a fragment asks for would draw the default page.
+                self.page_hash = msg.navigation.page_script_hash
             elif kind == "page_info_changed":      # st.switch_page, query params set
                 self.query = msg.page_info_changed.query_string
             elif kind == "auto_rerun":

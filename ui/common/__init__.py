@@ -20,6 +20,7 @@ from ui.common.model_picker import CURRENT_SPEC_KEY, open_linked_model, pick_mod
 from ui.common.nav import PAGES, available_pages
 from ui.common.palette import CLASS_COLORS, class_color, class_colors
 from ui.common.recent_runs import recent_table
+from ui.common.router import APP_ICON, page_sections
 from ui.common.resources import (
     devices_now,
     devices_report,
@@ -43,6 +44,7 @@ from ui.common.widgets import choose_placeholder
 disable_keras_reset()       # Streamlit's per-run keras.backend.clear_session() (script_hooks)
 
 __all__ = [
+    "APP_ICON",
     "CLASS_COLORS",
     "browser_cookie",
     "write_cookie",
@@ -53,6 +55,7 @@ __all__ = [
     "PAGES",
     "STEP_AXIS",
     "available_pages",
+    "page_sections",
     "cached_chart",
     "choose_placeholder",
     "can_destroy",
