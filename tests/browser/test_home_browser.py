@@ -21,6 +21,11 @@ def test_home_switches_language(server: str, page, tmp_path: Path) -> None:
                   "简体中文",
                   expect=page.get_by_text(catalog("zh")["home.title"], exact=True).first)
     page.wait_for_url(lambda url: "lang=zh" in url)
+    # the menu's titles too (its pages are made once per session and language)
+    menu = page.locator("[data-testid='stSidebarNav']")
+    for key in ("nav.home", "nav.timing", "nav.train"):
+        menu.get_by_text(catalog("zh")[key], exact=True).first.wait_for()
+    assert catalog("en")["nav.timing"] not in menu.inner_text()
     shot = tmp_path / "home-zh.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
