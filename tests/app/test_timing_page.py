@@ -156,3 +156,23 @@ def test_a_quiet_result_shows_no_busy_warning() -> None:
     assert_clean(at, "en")
     assert not [w for w in at.warning if catalog("en")["timing.busy.warning"] in w.value]
     assert len(_specs(at)) == 2
+
+
+def test_a_raised_peak_is_said_and_no_share_reads_above_100_percent() -> None:
+    """The fake result's modes at 0.5 and 1.0 of a peak that a mode reached (issue: a G1
+    result read 101.1 % of the peak): the table shows 100.0 % at most and the page says
+    why the peak moved."""
+    from dataclasses import replace
+
+    result = fake_result(busy_rule([], 1.0, 1.0, cpus=2))
+    modes = (replace(result.modes[0], achieved_flops=5e8, utilization=0.5),
+             replace(result.modes[1], achieved_flops=1e9, utilization=1.0))
+    result = replace(result, modes=modes, flops_per_step=1_000_000, flops_method="graph",
+                     peak_flops=1e9, peak_raised=True)
+    at = open_page(PAGE, "en")
+    at.session_state["timing.result"] = result.to_dict()
+    at.run()
+    assert_clean(at, "en")
+    assert any(catalog("en")["timing.result.peak_raised"] == c.value for c in at.caption)
+    shown = " ".join(str(v) for frame in at.dataframe for v in frame.value.to_numpy().ravel())
+    assert "100.0%" in shown and "50.0%" in shown

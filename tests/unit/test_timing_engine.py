@@ -228,3 +228,44 @@ def test_a_failing_mode_is_reported_and_the_others_still_run(
     with pytest.raises(TimingError) as info:
         run_timing(TimingRequest(get_preset("mlp"), batch_size=2, steps=2, modes=("broken",)))
     assert info.value.key == "timing.error.all_failed"
+
+
+def test_no_mode_reads_above_the_peak_a_faster_step_raises_it(monkeypatch) -> None:
+    """A peak measured on a busy moment (here: 1 MFLOP/s) is below what the steps reach:
+    the fastest mode's rate becomes the peak (100 %), the others are shares of it, the
+    result says so, and the cache keeps the raised peak for the next timing."""
+    from tfcore.timing import flops
+
+    low = flops.PeakFlops(1e6, "/CPU:0", 1024, True, "CPU|test|key")
+    monkeypatch.setattr(flops, "measure_peak", lambda device=None: low)
+    request = TimingRequest(get_preset("mlp"), batch_size=4, steps=2, modes=("eager", "graph"),
+                            warmup=0, rounds=1)
+    result = run_timing(request)
+    shares = [m.utilization for m in result.modes]
+    assert result.peak_raised and max(shares) == pytest.approx(1.0)
+    assert all(0 < s <= 1.0 for s in shares)
+    assert result.peak_flops == max(m.achieved_flops for m in result.modes) > 1e6
+    import json
+
+    assert json.loads(flops._cache_path().read_text())["CPU|test|key"] == result.peak_flops
+    assert TimingResult.from_dict(result.to_dict()).peak_raised
+
+
+def test_a_peak_not_exceeded_stays_and_a_damaged_cache_is_measured_again(tmp_path) -> None:
+    from tfcore.timing import flops
+
+    peak = flops.PeakFlops(1e12, "/CPU:0", 1024, True, "k")
+    assert flops.raise_peak(peak, 5e11) is peak
+    path = flops._cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for damaged in ("[1, 2]", "{not json"):
+        path.write_text(damaged)
+        fresh = flops.measure_peak(size=64, repeats=1)
+        assert not fresh.cached and fresh.flops_per_s > 0
+    import json
+
+    cache = json.loads(path.read_text())             # the measurement was kept ...
+    assert flops.measure_peak(size=64, repeats=1).cached
+    cache[fresh.key] = "fast"                         # ... a value that is not a number is not
+    path.write_text(json.dumps(cache))
+    assert not flops.measure_peak(size=64, repeats=1).cached

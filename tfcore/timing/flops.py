@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,13 +27,16 @@ class FlopCount:
 
 @dataclass(frozen=True)
 class PeakFlops:
-    """Measured matmul FLOP/s of a device; ``cached`` says whether it was measured now."""
+    """Measured matmul FLOP/s of a device; ``cached`` says whether it was measured now;
+    ``raised``: a model's step ran faster than the matmul measured, so the peak is that
+    step's rate (:func:`raise_peak`)."""
 
     flops_per_s: float
     device: str
     matrix_size: int
     cached: bool
     key: str
+    raised: bool = False
 
 
 def graph_flops(fn: Callable, *args: Any) -> FlopCount:
@@ -128,6 +131,39 @@ def _cache_path() -> Path:
     return default_workspace().root / "cache" / "peak_flops.json"
 
 
+def _write_cache(path: Path, cache: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, indent=2))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def raise_peak(peak: PeakFlops, achieved: float, use_cache: bool = True) -> PeakFlops:
+    """The peak after a step ran at ``achieved`` FLOP/s: unchanged when that is not above
+    it; otherwise ``achieved`` (the device has shown it can), kept in the cache for the
+    next timing. A peak measured while the machine was busy, or a model whose matmuls are
+    more efficient than the measured one, would else read as more than 100 % of it."""
+    if not achieved > peak.flops_per_s:
+        return peak
+    if use_cache:
+        path = _cache_path()
+        try:
+            cache = json.loads(path.read_text()) if path.is_file() else {}
+        except (OSError, ValueError):
+            cache = {}
+        if not isinstance(cache, dict):
+            cache = {}
+        known = cache.get(peak.key)
+        known = float(known) if isinstance(known, (int, float)) \
+            and not isinstance(known, bool) else 0.0
+        cache[peak.key] = max(float(achieved), known)
+        _write_cache(path, cache)
+    return replace(peak, flops_per_s=float(achieved), raised=True)
+
+
 def measure_peak(device: dict | None = None, size: int | None = None,
                  repeats: int = 5, use_cache: bool = True) -> PeakFlops:
     """Best FLOP/s of an ``size x size`` float32 matmul on the timing device (cached)."""
@@ -145,8 +181,11 @@ def measure_peak(device: dict | None = None, size: int | None = None,
             cache = json.loads(path.read_text())
         except (OSError, ValueError):
             cache = {}
-        if key in cache:
-            return PeakFlops(float(cache[key]), device["name"], size, True, key)
+        if not isinstance(cache, dict):        # a damaged cache is measured again
+            cache = {}
+        known = cache.get(key)
+        if isinstance(known, (int, float)) and not isinstance(known, bool) and known > 0:
+            return PeakFlops(float(known), device["name"], size, True, key)
     with tf.device(device["name"]):
         a = tf.random.stateless_uniform((size, size), seed=(1, 2))
         b = tf.random.stateless_uniform((size, size), seed=(3, 4))
@@ -160,11 +199,5 @@ def measure_peak(device: dict | None = None, size: int | None = None,
     peak = 2.0 * size ** 3 / best
     if use_cache:
         cache[key] = peak
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(cache, indent=2))
-            os.replace(tmp, path)
-        except OSError:
-            pass
+        _write_cache(path, cache)
     return PeakFlops(peak, device["name"], size, False, key)

@@ -189,7 +189,8 @@ def run_timing(request: TimingRequest, progress: Progress = None,
     request.check()
     from tfcore.model import build_model
     from tfcore.tfenv import quiet_tensorflow, versions
-    from tfcore.timing.flops import graph_flops, measure_peak, thread_settings, timing_device
+    from tfcore.timing.flops import (graph_flops, measure_peak, raise_peak, thread_settings,
+                                     timing_device)
 
     quiet_tensorflow()
     import keras
@@ -257,6 +258,11 @@ def run_timing(request: TimingRequest, progress: Progress = None,
                if r.error is None else ModeResult(r.name, error=r.error) for r in runners]
     results = [replace(r, batches=1 + request.warmup + r.steps) if r.ok else r
                for r in results]
+    best = max((r.achieved_flops for r in results if r.ok and r.achieved_flops), default=0.0)
+    if peak is not None and best > peak.flops_per_s:   # no share of the peak above 100 %
+        peak = raise_peak(peak, best)
+        results = [replace(r, utilization=r.achieved_flops / peak.flops_per_s)
+                   if r.ok and r.achieved_flops else r for r in results]
     report(1.0, "done")
     return TimingResult(
         model=request.spec.name, params=int(base.count_params()), workload=request.workload,
@@ -264,7 +270,8 @@ def run_timing(request: TimingRequest, progress: Progress = None,
         rounds=len(counts), data=request.data, clock=request.clock, modes=tuple(results),
         speedups=speedups(results, seed=request.seed), flops_per_step=flops.flops,
         flops_method=flops.method, peak_flops=peak.flops_per_s if peak else None,
-        peak_cached=bool(peak and peak.cached), device=device,
+        peak_cached=bool(peak and peak.cached), peak_raised=bool(peak and peak.raised),
+        device=device,
         versions=versions().to_dict(), threads=thread_settings(),
         loss=f"{loss.kind}" + (f" ({loss.num_classes} classes, "
                                f"{'logits' if loss.from_logits else 'probabilities'})"

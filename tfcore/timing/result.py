@@ -104,6 +104,7 @@ class TimingResult:
     created: str
     request: dict = field(default_factory=dict)
     busy: Busy = field(default_factory=Busy)
+    peak_raised: bool = False       # a mode ran above the measured peak: it is the peak
 
     def mode(self, name: str) -> ModeResult:
         for result in self.modes:

@@ -110,7 +110,9 @@ def label_order_chart(positions, labels_, batch, titles: Mapping[str, str]) -> a
         x=alt.X("position:Q", title=titles["position"]),
         y=alt.Y("label:O", title=titles["label"], sort="descending"),
         color=alt.Color("parity:N", legend=None),
-        tooltip=["position", "label", "batch"]).properties(height=260)
+        tooltip=[alt.Tooltip("position:Q", title=titles["position"]),
+                 alt.Tooltip("label:O", title=titles["label"]),
+                 alt.Tooltip("batch:Q", title=titles["batch"])]).properties(height=260)
 
 
 def composition_chart(composition: np.ndarray, titles: Mapping[str, str]) -> alt.Chart:
@@ -121,7 +123,9 @@ def composition_chart(composition: np.ndarray, titles: Mapping[str, str]) -> alt
     return alt.Chart(frame).mark_rect().encode(
         x=alt.X("batch:O", title=titles["batch"]), y=alt.Y("label:O", title=titles["label"]),
         color=alt.Color("count:Q", title=titles["count"]),
-        tooltip=["batch", "label", "count"]).properties(height=260)
+        tooltip=[alt.Tooltip("batch:O", title=titles["batch"]),
+                 alt.Tooltip("label:O", title=titles["label"]),
+                 alt.Tooltip("count:Q", title=titles["count"])]).properties(height=260)
 
 
 def throughput_chart(names: Sequence[str], per_second: Sequence[float],
@@ -131,4 +135,6 @@ def throughput_chart(names: Sequence[str], per_second: Sequence[float],
     return alt.Chart(frame).mark_bar().encode(
         x=alt.X("rate:Q", title=titles["rate"]),
         y=alt.Y("variant:N", title=titles["variant"], sort=None),
-        tooltip=["variant", alt.Tooltip("rate:Q", format=",.0f")]).properties(height=180)
+        tooltip=[alt.Tooltip("variant:N", title=titles["variant"]),
+                 alt.Tooltip("rate:Q", format=",.0f", title=titles["rate"])]).properties(
+                     height=180)

@@ -62,8 +62,11 @@ def group_chart(stats: pd.DataFrame, labels: dict[str, str], metric: str) -> alt
     spread = base.mark_area(opacity=0.3).encode(y="lo:Q", y2="hi:Q")
     mean = base.mark_line().encode(
         y=alt.Y("mean:Q", title=metric),
-        tooltip=["label:N", "step:Q", alt.Tooltip("mean:Q", format=".4f"),
-                 alt.Tooltip("std:Q", format=".4f"), "count:Q"])
+        tooltip=[alt.Tooltip("label:N", title=t("runs.chart.group")),
+                 alt.Tooltip("step:Q", title=t("runs.x.step")),
+                 alt.Tooltip("mean:Q", format=".4f", title=metric),
+                 alt.Tooltip("std:Q", format=".4f", title=t("chart.tip.std")),
+                 alt.Tooltip("count:Q", title=t("chart.tip.runs"))])
     return (band + spread + mean).properties(height=300,
                                              title=t("runs.chart.groups", metric=metric))
 
@@ -109,6 +112,8 @@ def diff_chart(rows: pd.DataFrame) -> alt.Chart:
     return alt.Chart(rows).mark_bar().encode(
         y=alt.Y("label:N", sort="-x", title=t("runs.chart.variable")),
         x=alt.X("relative:Q", title=t("runs.chart.relative")),
-        tooltip=["label:N", alt.Tooltip("relative:Q", format=".4g"),
-                 alt.Tooltip("norm:Q", format=".4g"), alt.Tooltip("max_abs:Q", format=".4g")],
+        tooltip=[alt.Tooltip("label:N", title=t("runs.chart.variable")),
+                 alt.Tooltip("relative:Q", format=".4g", title=t("runs.chart.relative")),
+                 alt.Tooltip("norm:Q", format=".4g", title=t("chart.tip.norm")),
+                 alt.Tooltip("max_abs:Q", format=".4g", title=t("chart.tip.max_abs"))],
     ).properties(height=max(120, 22 * len(rows)), title=t("runs.chart.diff"))

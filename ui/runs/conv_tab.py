@@ -144,6 +144,8 @@ def _input_image(image: np.ndarray) -> None:
     chart = alt.Chart(frame).mark_rect().encode(
         x=alt.X("col:O", axis=None), y=alt.Y("row:O", axis=None),
         color=alt.Color("value:Q", scale=alt.Scale(scheme="greys"), legend=None),
-        tooltip=["row:O", "col:O", alt.Tooltip("value:Q", format=".3f")],
+        tooltip=[alt.Tooltip("row:O", title=t("chart.tip.row")),
+                 alt.Tooltip("col:O", title=t("chart.tip.col")),
+                 alt.Tooltip("value:Q", format=".3f", title=t("chart.tip.value"))],
     ).properties(width=INPUT_PX, height=INPUT_PX)
     st.altair_chart(chart, width="content")

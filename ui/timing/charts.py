@@ -146,7 +146,9 @@ def sweep_time_chart(rows: list[dict], axis_title: str) -> alt.Chart:
                 axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
-        tooltip=["value:Q", "label:N", alt.Tooltip("ms:Q", format=".3f")],
+        tooltip=[alt.Tooltip("value:Q", title=axis_title),
+                 alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("ms:Q", format=".3f", title=t("timing.chart.median_ms"))],
     ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_time"))
 
 
@@ -159,7 +161,9 @@ def sweep_speedup_chart(rows: list[dict], axis_title: str) -> alt.Chart:
         y=alt.Y("speedup:Q", title=t("timing.chart.speedup"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
-        tooltip=["value:Q", "label:N", alt.Tooltip("speedup:Q", format=".2f")])
+        tooltip=[alt.Tooltip("value:Q", title=axis_title),
+                 alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("speedup:Q", format=".2f", title=t("timing.chart.speedup"))])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
     return (line + one).properties(height=CHART_HEIGHT,
                                    title=_title("timing.sweep.chart_speedup"))
@@ -177,7 +181,9 @@ def sweep_utilization_chart(rows: list[dict], axis_title: str) -> alt.Chart:
         y=alt.Y("percent:Q", title=t("timing.chart.percent_peak"), axis=AXIS),
         color=alt.Color("label:N", title=t("timing.chart.mode"),
                         scale=_label_color(data["mode"].tolist())),
-        tooltip=["value:Q", "label:N", alt.Tooltip("percent:Q", format=".1f")],
+        tooltip=[alt.Tooltip("value:Q", title=axis_title),
+                 alt.Tooltip("label:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("percent:Q", format=".1f", title=t("timing.chart.percent_peak"))],
     ).properties(height=CHART_HEIGHT, title=_title("timing.sweep.chart_util"))
 
 
@@ -192,5 +198,7 @@ def g1_chart(result: TimingResult, tutorial: dict) -> alt.Chart:
         xOffset="who:N",
         y=alt.Y("seconds:Q", title=t("timing.chart.seconds"), axis=AXIS),
         color=alt.Color("who:N", title=""),
-        tooltip=["who:N", "mode:N", alt.Tooltip("seconds:Q", format=".2f")],
+        tooltip=[alt.Tooltip("who:N", title=t("timing.g1.who")),
+                 alt.Tooltip("mode:N", title=t("timing.chart.mode")),
+                 alt.Tooltip("seconds:Q", format=".2f", title=t("timing.chart.seconds"))],
     ).properties(height=CHART_HEIGHT, title=_title("timing.g1.chart"))

@@ -122,6 +122,8 @@ def show_result(result: TimingResult) -> None:
     if result.flops_per_step:
         st.caption(t("timing.result.flops", mflops=result.flops_per_step / 1e6,
                      peak=(result.peak_flops or 0) / 1e9, method=result.flops_method))
+        if result.peak_raised:
+            st.caption(t("timing.result.peak_raised"))
     st.subheader(t("timing.explain.title"))
     for sentence in explain(result):
         st.markdown("- " + t(sentence.key, **sentence.params))

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from tfcore.weights import Histogram
+from ui.common import t
 
 MAX_SIDE = 64        # heatmap cells per side at most
 MAX_FILTERS = 32     # filters shown in the grid at most
@@ -25,7 +26,9 @@ def histogram_chart(hist: Histogram, value_title: str, count_title: str,
         x=alt.X("start:Q", title=value_title, bin="binned"),
         x2="end:Q",
         y=alt.Y("count:Q", title=count_title),
-        tooltip=["start:Q", "end:Q", "count:Q"],
+        tooltip=[alt.Tooltip("start:Q", title=t("chart.tip.from")),
+                 alt.Tooltip("end:Q", title=t("chart.tip.to")),
+                 alt.Tooltip("count:Q", title=count_title)],
     ).properties(height=height)
 
 
@@ -54,7 +57,8 @@ def heatmap_chart(matrix: np.ndarray, row_title: str, col_title: str,
         y=alt.Y("row:O", title=row_title, axis=alt.Axis(labels=False, ticks=False)),
         color=alt.Color("value:Q", title=value_title, scale=alt.Scale(scheme="redblue",
                                                                       domainMid=0)),
-        tooltip=["row:O", "col:O", "value:Q"],
+        tooltip=[alt.Tooltip("row:O", title=row_title), alt.Tooltip("col:O", title=col_title),
+                 alt.Tooltip("value:Q", title=value_title)],
     ).properties(height=320)
 
 
@@ -89,7 +93,10 @@ def grid_chart(frame: pd.DataFrame, name: str, facet_title: str, value_title: st
         x=alt.X("col:O", axis=None),
         y=alt.Y("row:O", axis=None),
         color=alt.Color("value:Q", title=value_title, scale=scale),
-        tooltip=[f"{name}:O", "row:O", "col:O", alt.Tooltip("value:Q", format=".4f")],
+        tooltip=[alt.Tooltip(f"{name}:O", title=facet_title),
+                 alt.Tooltip("row:O", title=t("chart.tip.row")),
+                 alt.Tooltip("col:O", title=t("chart.tip.col")),
+                 alt.Tooltip("value:Q", format=".4f", title=value_title)],
     ).properties(width=size, height=size).facet(
         facet=alt.Facet(f"{name}:O", title=facet_title), columns=columns)
 
@@ -120,5 +127,6 @@ def activation_chart(frame: pd.DataFrame, layer_title: str, value_title: str) ->
     return alt.Chart(frame).mark_bar(color="#e45756").encode(
         x=alt.X("label:N", title=layer_title, sort=None),
         y=alt.Y("dead:Q", title=value_title, scale=alt.Scale(domain=[0, 1])),
-        tooltip=["label:N", "dead:Q"],
+        tooltip=[alt.Tooltip("label:N", title=layer_title),
+                 alt.Tooltip("dead:Q", format=".0%", title=value_title)],
     ).properties(height=220)
