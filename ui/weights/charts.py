@@ -26,8 +26,8 @@ def histogram_chart(hist: Histogram, value_title: str, count_title: str,
         x=alt.X("start:Q", title=value_title, bin="binned"),
         x2="end:Q",
         y=alt.Y("count:Q", title=count_title),
-        tooltip=[alt.Tooltip("start:Q", title=t("chart.tip.from")),
-                 alt.Tooltip("end:Q", title=t("chart.tip.to")),
+        tooltip=[alt.Tooltip("start:Q", format=".4g", title=t("chart.tip.from")),
+                 alt.Tooltip("end:Q", format=".4g", title=t("chart.tip.to")),
                  alt.Tooltip("count:Q", title=count_title)],
     ).properties(height=height)
 
@@ -58,7 +58,7 @@ def heatmap_chart(matrix: np.ndarray, row_title: str, col_title: str,
         color=alt.Color("value:Q", title=value_title, scale=alt.Scale(scheme="redblue",
                                                                       domainMid=0)),
         tooltip=[alt.Tooltip("row:O", title=row_title), alt.Tooltip("col:O", title=col_title),
-                 alt.Tooltip("value:Q", title=value_title)],
+                 alt.Tooltip("value:Q", format=".4g", title=value_title)],
     ).properties(height=320)
 
 
