@@ -69,3 +69,19 @@ def test_thirty_layer_model_summarizes_and_edits() -> None:
     summary = summarize(spec)
     assert summary.ok and len(summary.rows) == 30
     assert summary.total == 32 * 10 + 10 + 29 * 110
+
+
+def test_the_diagram_draws_its_words_in_the_pages_language_with_room_around_them() -> None:
+    """The input's "Input" and the outputs' "output 1" were English on the Chinese page,
+    and a long name touched its box (Graphviz reckons a narrower font than the browser's)."""
+    from ui.common.i18n import catalog
+
+    words = catalog("zh")
+    spec = spec_ops.convert_kind(get_preset("mlp"), FUNCTIONAL)
+    dot = spec_to_dot(spec, {}, (), words["builder.diagram.params"],
+                      words["builder.diagram.shares"], words["builder.diagram.input"],
+                      lambda n: words["builder.diagram.output"].format(n=n))
+    assert f"{words['builder.diagram.input']} (None, 28, 28, 1)" in dot
+    assert f"label={chr(34)}{words['builder.diagram.output'].format(n=1)}{chr(34)}" in dot
+    assert "Input" not in dot and "output 1" not in dot
+    assert 'margin="0.2,0.08"' in dot

@@ -7,7 +7,7 @@ problem have a red border.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from tfcore.model import FUNCTIONAL, ModelSpec
 
@@ -23,12 +23,15 @@ def _quote(text: str) -> str:
 
 def spec_to_dot(spec: ModelSpec, rows: Mapping[str, tuple[str, int | None]] | None = None,
                 bad: Iterable[str] = (), params_label: str = "params",
-                shares_label: str = "shares") -> str:
+                shares_label: str = "shares", input_label: str = "Input",
+                output_label: Callable[[int], str] = "output {}".format) -> str:
     """DOT source of the graph.
 
     Args:
         rows: per layer name, (output shape text, parameter count) from the summary.
         bad: names of layers (or inputs) with a problem.
+        params_label, shares_label, input_label: words drawn in the page's language;
+            ``output_label(n)`` names the n-th output (from 1).
     """
     rows = rows or {}
     bad = set(bad)
@@ -39,12 +42,15 @@ def spec_to_dot(spec: ModelSpec, rows: Mapping[str, tuple[str, int | None]] | No
              "  rankdir=TB; ranksep=0.12; nodesep=0.12;",
              '  node [shape=box, style="rounded,filled", fillcolor="#f8fafc", '
              f'fontname="Helvetica", fontsize={10 if not compact else 8}'
-             + ("" if not compact else ", height=0.2, margin=\"0.04,0.02\"") + "];",
+             # room around the text: the browser's font is wider than Graphviz reckons,
+             # and a long name or a Chinese word touched the box's border
+             + (', margin="0.2,0.08"' if not compact
+                else ", height=0.2, margin=\"0.06,0.02\"") + "];",
              f'  edge [color="#64748b"{", arrowsize=0.4" if compact else ""}];']
     for item in spec.inputs:
         shape = "(None, " + ", ".join("None" if d is None else str(d) for d in item.shape) + ")"
         lines.append(f"  {_quote('in:' + item.name)} [shape=ellipse, fillcolor=\"#e0f2fe\", "
-                     f"label={_quote(item.name + chr(10) + 'Input ' + shape)}];")
+                     f"label={_quote(item.name + chr(10) + input_label + ' ' + shape)}];")
     for entry in spec.layers:
         shape, params = rows.get(entry.name, ("?", None))
         label = [entry.name, _short_type(entry) if not entry.layers else
@@ -65,7 +71,7 @@ def spec_to_dot(spec: ModelSpec, rows: Mapping[str, tuple[str, int | None]] | No
                 lines.append(f"  {_quote(node)} -> {_quote(entry.name)};")
         for n, name in enumerate(spec.outputs):
             lines.append(f"  {_quote('out:' + name)} [shape=plaintext, style=\"\", "
-                         f"label={_quote('output ' + str(n + 1))}];")
+                         f"label={_quote(output_label(n + 1))}];")
             lines.append(f"  {_quote(name)} -> {_quote('out:' + name)};")
     else:
         prev = "in:" + spec.inputs[0].name if spec.inputs else None

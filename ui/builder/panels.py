@@ -36,7 +36,8 @@ def diagram(spec: ModelSpec, summary: ModelSummary, bad: set[str]) -> None:
     if large:
         st.caption(t("builder.diagram.compact", count=len(spec.layers)))
     st.graphviz_chart(spec_to_dot(spec, rows, bad, t("builder.diagram.params"),
-                                  t("builder.diagram.shares")),
+                                  t("builder.diagram.shares"), t("builder.diagram.input"),
+                                  lambda n: t("builder.diagram.output", n=n)),
                       width="stretch" if large else "content")
 
 
