@@ -131,6 +131,23 @@ def _cache_path() -> Path:
     return default_workspace().root / "cache" / "peak_flops.json"
 
 
+def _read_cache(path: Path) -> dict:
+    """The peak cache; empty when missing or damaged (it is measured again)."""
+    try:
+        cache = json.loads(path.read_text()) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    return cache if isinstance(cache, dict) else {}
+
+
+def _cached_rate(cache: dict, key: str) -> float | None:
+    """The cached FLOP/s under ``key``, None unless it is a positive number."""
+    known = cache.get(key)
+    if isinstance(known, (int, float)) and not isinstance(known, bool) and known > 0:
+        return float(known)
+    return None
+
+
 def _write_cache(path: Path, cache: dict) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -141,26 +158,17 @@ def _write_cache(path: Path, cache: dict) -> None:
         pass
 
 
-def raise_peak(peak: PeakFlops, achieved: float, use_cache: bool = True) -> PeakFlops:
+def raise_peak(peak: PeakFlops, achieved: float) -> PeakFlops:
     """The peak after a step ran at ``achieved`` FLOP/s: unchanged when that is not above
     it; otherwise ``achieved`` (the device has shown it can), kept in the cache for the
     next timing. A peak measured while the machine was busy, or a model whose matmuls are
     more efficient than the measured one, would else read as more than 100 % of it."""
     if not achieved > peak.flops_per_s:
         return peak
-    if use_cache:
-        path = _cache_path()
-        try:
-            cache = json.loads(path.read_text()) if path.is_file() else {}
-        except (OSError, ValueError):
-            cache = {}
-        if not isinstance(cache, dict):
-            cache = {}
-        known = cache.get(peak.key)
-        known = float(known) if isinstance(known, (int, float)) \
-            and not isinstance(known, bool) else 0.0
-        cache[peak.key] = max(float(achieved), known)
-        _write_cache(path, cache)
+    path = _cache_path()
+    cache = _read_cache(path)
+    cache[peak.key] = max(float(achieved), _cached_rate(cache, peak.key) or 0.0)
+    _write_cache(path, cache)
     return replace(peak, flops_per_s=float(achieved), raised=True)
 
 
@@ -176,16 +184,11 @@ def measure_peak(device: dict | None = None, size: int | None = None,
            f"intra{threads['intra_op']}|cpus{threads['usable_cpus']}")
     path = _cache_path()
     cache: dict = {}
-    if use_cache and path.is_file():
-        try:
-            cache = json.loads(path.read_text())
-        except (OSError, ValueError):
-            cache = {}
-        if not isinstance(cache, dict):        # a damaged cache is measured again
-            cache = {}
-        known = cache.get(key)
-        if isinstance(known, (int, float)) and not isinstance(known, bool) and known > 0:
-            return PeakFlops(float(known), device["name"], size, True, key)
+    if use_cache:
+        cache = _read_cache(path)
+        known = _cached_rate(cache, key)
+        if known is not None:
+            return PeakFlops(known, device["name"], size, True, key)
     with tf.device(device["name"]):
         a = tf.random.stateless_uniform((size, size), seed=(1, 2))
         b = tf.random.stateless_uniform((size, size), seed=(3, 4))
