@@ -93,7 +93,6 @@ def test_a_killed_worker_is_restarted_and_training_continues_from_the_backup(
 
     wait_until(trained_past_a_backup, timeout=WAIT)
     pids = json.loads((run / "cluster" / "pids.json").read_text())["pids"]
-    killed_at = max(r["step"] for r in train_records(tmp_path, run_id))
     os.kill(pids["1"], signal.SIGKILL)
     assert jobs.wait_for(tmp_path, run_id, timeout=WAIT) == "finished", \
         _status(tmp_path, run_id).get("traceback")
@@ -103,7 +102,10 @@ def test_a_killed_worker_is_restarted_and_training_continues_from_the_backup(
     backup = event["step"]
     # the newer of the backup (every 4 steps) and the checkpoints (every 20, and the one the
     # chief writes when it loses its peer, at the last step all workers finished)
-    assert event["source"] in ("backup", "checkpoint") and 4 <= backup <= killed_at + 4
+    # (above: no newer than the steps trained before the restart, asserted below; the step
+    # read before the kill is no bound: the steps go on until the signal lands, and a loaded
+    # machine's records lag them)
+    assert event["source"] in ("backup", "checkpoint") and 4 <= backup
     if event["source"] == "backup":
         assert backup % 4 == 0
     assert status["restarts"] == 1 and status["step"] == 24

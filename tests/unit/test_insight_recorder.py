@@ -65,19 +65,28 @@ def test_auto_plan_spreads_its_snapshots_evenly_within_its_budget() -> None:
     assert len(taken) == 20 and plan.taken == 22 and plan.warmup == 0.4
 
 
+def fit_calls(plan: SnapshotPlan, clock: Clock, total: int, every: int, first: float,
+              call: float, cost: float) -> list[int]:
+    """A run after its start snapshot as Keras fit makes it: calls of ``every`` steps up to
+    ``total``, the first taking ``first`` seconds (the training graph's trace), then
+    ``call`` each; snapshots cost ``cost``. Returns the steps the plan took between the
+    start and the last step's (taken too)."""
+    taken = []
+    for step in range(every, total, every):
+        clock.now += first if step == every else call
+        if plan.due(step, total):
+            clock.now += cost
+            plan.took(cost)
+            taken.append(step)
+    clock.now += call + cost
+    plan.took(cost)                      # the last step's
+    return taken
+
+
 def mlp_bench_fit(plan: SnapshotPlan, clock: Clock) -> list[int]:
     """The MLP bench's run after its start snapshot: Keras fit's calls of 10 steps, the
-    first paying a 0.45 s trace, then 20 ms a call, 780 steps; snapshots of 10 ms. Returns
-    the steps the plan took between the start and the last step's (taken too)."""
-    taken = []
-    for step in range(10, 780, 10):
-        clock.now += 0.45 if step == 10 else 0.020
-        if plan.due(step, 780):
-            clock.now += 0.010
-            plan.took(0.010)
-            taken.append(step)
-    plan.took(0.010)                     # the last step's
-    return taken
+    first paying a 0.45 s trace, then 20 ms a call, 780 steps; snapshots of 10 ms."""
+    return fit_calls(plan, clock, 780, 10, 0.45, 0.020, 0.010)
 
 
 def test_auto_plan_does_not_project_the_run_from_its_traced_first_call() -> None:
@@ -103,7 +112,7 @@ def test_a_start_snapshot_that_was_the_probes_first_pass_holds_no_frame_back() -
     TensorFlow's first calls; a steady one costs 15 ms), then 600 steps of 10 ms. Its cost
     counts like the warm-up: the first frame after it comes as soon as the run's rate is
     known and the clock's gap has passed (step 25), not once its 60 ms are paid at 3 %
-    (step 200); the last step's is reserved at half of it until a steady cost is measured,
+    (step 200); the last step's is reserved at its cost until a steady cost is measured,
     and the whole run stays within the budget, taking as many as that allows."""
     clock = Clock()
     plan = SnapshotPlan(0, clock=clock)
@@ -127,8 +136,8 @@ def test_a_start_snapshot_that_was_the_probes_first_pass_holds_no_frame_back() -
 
 def test_a_start_snapshot_that_paid_the_warm_up_leaves_the_mlp_bench_in_budget() -> None:
     """The MLP bench's run (Keras fit, calls of 10 steps, 1.99 s of training): the start
-    snapshot as the probe's first pass costs 30 ms, the last step's 10 ms. Reserved at half
-    the first pass, no snapshot between fits (30 + 2 * 15 ms > 60 ms): the run's insight
+    snapshot as the probe's first pass costs 30 ms, the last step's 10 ms. Reserved at the
+    first pass's cost, no snapshot between fits (30 + 2 * 30 ms > 60 ms): the run's insight
     costs 40 ms, 2 %. With a separate warm-up pass (30 ms) and a start snapshot (10 ms) it
     cost 50 ms, 2.5 %, and measured 3.3 % on this machine."""
     clock = Clock()
@@ -139,6 +148,22 @@ def test_a_start_snapshot_that_paid_the_warm_up_leaves_the_mlp_bench_in_budget()
     assert taken == []
     assert plan.spent == pytest.approx(0.040)
     assert plan.spent <= BUDGET * plan.whole + 1e-9
+
+
+def test_the_cnn_benchs_start_pass_reserves_room_for_its_last_snapshot() -> None:
+    """The CNN bench's run: the start snapshot as the probe's first pass costs 120 ms, a
+    steady one 100 ms; 260 steps in fit calls of 26, the first paying a 0.75 s trace, then
+    0.96 s a call (9.4 s). The last step's is reserved at the first pass's cost, so no
+    snapshot is taken between (120 + 2 * 120 ms > 3 % of 9.4 s): 220 ms in all, within the
+    budget. Reserved at half of it, one was taken after the second call and the run's three
+    cost 320 ms, above it (measured: 3.5 %)."""
+    clock = Clock()
+    plan = SnapshotPlan(0, clock=clock)
+    clock.now += 0.120
+    plan.opened(0.120)
+    assert fit_calls(plan, clock, 260, 26, 0.75, 0.96, 0.100) == []
+    assert plan.spent == pytest.approx(0.220)
+    assert plan.spent <= BUDGET * plan.training_time() + 1e-9
 
 
 def test_auto_plan_keeps_its_minimum_gap_and_works_without_a_last_step() -> None:
@@ -374,3 +399,35 @@ def test_the_tensorflow_histogram_of_an_empty_or_all_nan_variable_is_the_numpy_o
                       np.int32(0)) == histogram(np.zeros(0, np.float32))
     assert from_graph(np.float32(np.inf), np.float32(-np.inf), zeros,   # NaNs: not binned
                       np.int32(3)) == histogram(np.full(3, np.nan, np.float32))
+
+
+def test_a_large_models_probe_takes_fewer_examples_than_its_batch() -> None:
+    """The probe batch follows the run's batch (within 32 to 256) for a small model; a
+    model of COMPILE_FROM parameters or more, whose pass runs eagerly, takes 32."""
+    from tfcore.model import build_model, get_preset
+    from tfcore.training.insight_probe import COMPILE_FROM, MIN_PROBE, probe_size
+
+    assert [probe_size(b) for b in (8, 50, 100, 1000)] == [32, 50, 100, 256]
+    cnn = build_model(get_preset("cnn")).count_params()
+    mlp = build_model(get_preset("mlp")).count_params()
+    assert mlp < COMPILE_FROM <= cnn
+    assert probe_size(50, cnn) == MIN_PROBE == 32 and probe_size(50, mlp) == 50
+
+
+def test_gradient_squares_are_summed_in_float32_and_again_in_float64_on_overflow() -> None:
+    """sum_of_squares: the float64 sum's value for ordinary gradients; a gradient whose
+    squares overflow float32 (1e20 each) still gives its finite float64 sum; NaN stays
+    NaN; the loss scale is divided out before squaring."""
+    import tensorflow as tf
+
+    from tfcore.training.insight_graph import sum_of_squares
+
+    values = np.random.default_rng(3).normal(size=(3_000, 400)).astype(np.float32)
+    want = float(np.sum(np.square(values.astype(np.float64))))
+    got = sum_of_squares(tf.constant(values), 1.0)
+    assert got.dtype == tf.float64 and float(got) == pytest.approx(want, rel=1e-5)
+    assert float(sum_of_squares(tf.constant(values * 1024.0), 1024.0)) == pytest.approx(
+        want, rel=1e-5)
+    huge = sum_of_squares(tf.fill([1000], tf.constant(1e20, tf.float32)), 1.0)
+    assert float(huge) == pytest.approx(1000 * 1e40, rel=1e-6)
+    assert np.isnan(float(sum_of_squares(tf.constant([1.0, np.nan], tf.float32), 1.0)))

@@ -226,13 +226,21 @@ def fit_loop(model: Any, data: TrainData, config: TrainConfig, strategy: Any,
 def shard_options() -> Any:
     """tf.data options of the fit pipeline: shard in-memory arrays by element
     (``AutoShardPolicy.DATA``) under a multi-worker strategy, so each worker takes its part
-    of every global batch; and no default graph rewrites, which would serialize the
-    pipeline with the training tensors it gathers from each time an iterator is made."""
+    of every global batch; no default graph rewrites, which would serialize the pipeline
+    with the training tensors it gathers from each time an iterator is made; and no
+    model-based autotuning. Its background thread re-tunes the pipeline from time to time,
+    and an iterator's teardown waits for a pass in progress: ``model.fit`` returned 2.5 to
+    3.5 s after its last step in about half of the CNN bench's 10-epoch calls (a third of
+    the run; ``bench/bench_fit_end.py``). Nothing here needs it: the pipeline gathers
+    batches from tensors in memory, and ``prefetch(AUTOTUNE)`` still grows its buffer
+    while the training waits for input (tf.data's legacy prefetch tuning, a counter in
+    the prefetch op, no thread)."""
     import tensorflow as tf
 
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
     options.experimental_optimization.apply_default_optimizations = False
+    options.autotune.enabled = False
     return options
 
 
