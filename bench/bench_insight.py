@@ -20,7 +20,7 @@ CPU time this process uses. The load average at the start and the end is printed
 shared machine the pairs' spread says how far the ratios can be trusted.
 
     .venv/bin/python bench/bench_insight.py [--mlp-epochs 30] [--cnn-epochs 10] [--repeat 5]
-        [--batch-size 50] [--loop fit]
+        [--batch-size 50] [--loop fit] [--models mlp,cnn]
 """
 
 from __future__ import annotations
@@ -145,12 +145,16 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--loop", default="fit", choices=("fit", "custom"))
+    parser.add_argument("--models", default="mlp,cnn",
+                        help="which presets, comma-separated (mlp, cnn)")
     args = parser.parse_args()
     from tfcore.tfenv import quiet_tensorflow
 
     quiet_tensorflow()
+    chosen = [m.strip() for m in args.models.split(",") if m.strip()]
     ratios = {preset: bench(preset, epochs, args)
-              for preset, epochs in (("mlp", args.mlp_epochs), ("cnn", args.cnn_epochs))}
+              for preset, epochs in (("mlp", args.mlp_epochs), ("cnn", args.cnn_epochs))
+              if preset in chosen}
     print("overhead ratio (insight auto / off, the pairs' median): "
           + ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
 
