@@ -7,6 +7,7 @@ are warnings and the rest still draws; the Train form's recording choices reach 
 
 from __future__ import annotations
 
+import json
 import os
 
 import pandas as pd
@@ -185,6 +186,10 @@ def test_a_model_whose_neurons_are_not_drawn_says_why_and_summarises_its_layers(
     table = next(d.value for d in at.dataframe if text["insight.col.layer"] in d.value.columns)
     assert table[text["insight.col.layer"]].tolist() == ["dense", "dense_1", "dense_2"]
     assert table[text["insight.col.params"]].tolist() == [12, 15, 8]
+    # the grid shows the counts with separators (3,212,288), as the units column
+    grid = next(d for d in at.dataframe if text["insight.col.layer"] in d.value.columns)
+    config = json.loads(grid.proto.columns)
+    assert config[text["insight.col.params"]]["type_config"]["format"] == "localized"
     assert table[text["insight.col.dead"]].tolist()[0] == "10%"        # 40 of 400
     assert len(_one(at, "regions")) == SIZE * SIZE               # the boundary still draws
 

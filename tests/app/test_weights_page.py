@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -46,6 +48,10 @@ def test_page_opens_clean_with_table_and_charts(lang: str) -> None:
         assert list(table.index) == ["dense/kernel", "dense/bias", "logits/kernel",
                                      "logits/bias"]
         assert table[EN["weights.col.params"]].sum() == 79_510
+        # the grid shows the counts with separators (78,500), as the overview's metric
+        [grid] = [d for d in at.dataframe if EN["weights.col.layers"] in d.value.columns]
+        config = json.loads(grid.proto.columns)
+        assert config[EN["weights.col.params"]]["type_config"]["format"] == "localized"
 
 
 def test_initialize_a_layer_changes_its_statistics() -> None:

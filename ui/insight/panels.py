@@ -256,7 +256,9 @@ def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: Insight
 
 def _summary(meta: InsightMeta, record: Mapping | None) -> None:
     st.caption(t("insight.summary", step=(record or {}).get("step", "-")))
-    st.dataframe(layer_summary(meta, record), hide_index=True, width="stretch")
+    st.dataframe(layer_summary(meta, record), hide_index=True, width="stretch",
+                 column_config={t("insight.col.params"): st.column_config.NumberColumn(
+                     format="localized")})      # 3,212,288 as the units' 1,024
 
 
 def _stat_titles() -> dict[str, str]:
