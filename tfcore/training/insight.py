@@ -38,6 +38,7 @@ from tfcore.rundir import InsightWriter, RunPaths
 from tfcore.training.callbacks import STOP_NAN, Listener, TrainState
 from tfcore.training.insight_probe import (
     Probe,
+    is_large,
     layer_infos,
     neuron_layers,
     plane_of,
@@ -226,7 +227,7 @@ class InsightRecorder(Listener):
         plane = plane_of(bundle, width)
         neurons, reason = neuron_layers(self.model, plane)
         x, y = probe_batch(bundle.x_train, bundle.y_train,
-                           probe_size(config.batch_size, int(self.model.count_params())))
+                           probe_size(config.batch_size, is_large(self.model)))
         self.probe = Probe(self.model, x, y, config.loss, plane, neurons)
         self.writer = InsightWriter(self.paths.root)
         self.recorded = self.writer.rewind(start)

@@ -238,9 +238,9 @@ class Probe:
         # 0.5 s once, more than a short run's budget); a small one's are eager and numpy,
         # a few ms with no tracing (a trace: 10 % of a 1.5 s MLP run). ``compiled`` None:
         # compile when due; False: eagerly.
-        size = sum(int(np.prod(v.shape)) for v in variables)
-        self.compiled: Any = None if size >= COMPILE_FROM else False
-        self.tf_hist = size >= COMPILE_FROM
+        large = is_large(self.model)
+        self.compiled: Any = None if large else False
+        self.tf_hist = large
         self.passes = 0                # forward and backward passes so far (the warm-up's too)
 
     def weights(self) -> dict:
@@ -317,15 +317,22 @@ class Probe:
         return arrays
 
 
-def probe_size(batch_size: int, params: int = 0) -> int:
+def is_large(model: Any) -> bool:
+    """Whether ``model`` has ``COMPILE_FROM`` trainable weights or more: its histograms are
+    TensorFlow ops, its pass compiled once the run is long, its probe ``MIN_PROBE``
+    examples (:func:`probe_size`)."""
+    return sum(int(np.prod(v.shape)) for v in model.trainable_variables) >= COMPILE_FROM
+
+
+def probe_size(batch_size: int, large: bool = False) -> int:
     """Examples in the probe batch: the run's batch size within ``MIN_PROBE`` to ``PROBE``,
     so a snapshot's forward and backward pass costs about one training step's; for a
-    model of ``COMPILE_FROM`` parameters or more, ``MIN_PROBE``: its pass runs eagerly
+    large model (:func:`is_large`), ``MIN_PROBE``: its pass runs eagerly
     (a compiled pass's trace costs more than a short run's budget), three times a
     compiled training step on as many examples (the CNN preset: 70 ms for 50 examples, a
     training step 24 ms), and a short run's start and last snapshots, always taken, spent
     its whole budget (32 examples: 45 ms)."""
-    if params >= COMPILE_FROM:
+    if large:
         return MIN_PROBE
     return max(MIN_PROBE, min(PROBE, int(batch_size)))
 

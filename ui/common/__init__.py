@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ui.common.chart_axes import STEP_AXIS
 from ui.common.chart_cache import cached_chart, frame_digest
-from ui.common.columns import fits, fitted, shorten
+from ui.common.columns import counted, fits, fitted, shorten
 from ui.common.cookies import browser_cookie, write_cookie
 from ui.common.errors import error_text, guarded, located_text, show_error
 from ui.common.i18n import (DEFAULT_LANG, catalog, current_lang, init_language, metric_label,
@@ -64,6 +64,7 @@ __all__ = [
     "devices_now",
     "devices_report",
     "disable_keras_reset",
+    "counted",
     "fits",
     "fitted",
     "frame_digest",

@@ -19,8 +19,8 @@ import pandas as pd
 import streamlit as st
 
 from tfcore.rundir import Insight, InsightGrid, InsightMeta, read_grid, read_insight
-from ui.common import (NO_VALUE, cached_chart, catalog, current_lang, located_text,
-                       plain_params, presenter_mode, t)
+from ui.common import (NO_VALUE, cached_chart, catalog, counted, current_lang,
+                       located_text, plain_params, presenter_mode, t)
 from ui.insight.boundary_charts import boundary_chart, plane_room
 from ui.insight.chart_style import NORMAL, PRESENTER, InsightStyle
 from ui.insight.network_charts import MAX_COLUMNS, MAX_DRAWN, network_chart
@@ -257,8 +257,7 @@ def _network(run_dir: Path, meta: InsightMeta, grid: InsightGrid, style: Insight
 def _summary(meta: InsightMeta, record: Mapping | None) -> None:
     st.caption(t("insight.summary", step=(record or {}).get("step", "-")))
     st.dataframe(layer_summary(meta, record), hide_index=True, width="stretch",
-                 column_config={t("insight.col.params"): st.column_config.NumberColumn(
-                     format="localized")})      # 3,212,288 as the units' 1,024
+                 column_config=counted(t("insight.col.params")))   # 3,212,288, as 1,024
 
 
 def _stat_titles() -> dict[str, str]:

@@ -16,7 +16,7 @@ import streamlit as st
 
 from tfcore.model import INITIALIZERS
 from tfcore.weights import TensorStats, VariableInfo, WeightTable, histogram, variable_values
-from ui.common import PAGES, linked, pick, plain, show_error, t, url_keeps
+from ui.common import PAGES, counted, linked, pick, plain, show_error, t, url_keeps
 from ui.weights import actions as act
 from ui.weights import charts
 
@@ -106,7 +106,7 @@ def overview(table: WeightTable) -> None:
             t("weights.col.layer"): e.name, t("weights.col.class"): e.class_name,
             t("weights.col.params"): e.params,
             t("weights.col.repeat"): e.repeat} for e in table.layers]),
-            hide_index=True, width="stretch", column_config=_counts())
+            hide_index=True, width="stretch", column_config=counted(t("weights.col.params")))
 
 
 def _fmt(value: float) -> float | None:
@@ -120,11 +120,6 @@ def _stats_row(stats: TensorStats) -> dict:
             t("weights.col.nan"): stats.nan_count, t("weights.col.inf"): stats.inf_count}
 
 
-def _counts() -> dict:
-    """The parameter column drawn with separators (3,212,288), as the overview's metric."""
-    return {t("weights.col.params"): st.column_config.NumberColumn(format="localized")}
-
-
 def variable_table(table: WeightTable) -> None:
     """One row per variable (tied ones once), with the layers that use it."""
     st.subheader(t("weights.table.title"))
@@ -133,7 +128,7 @@ def variable_table(table: WeightTable) -> None:
              t("weights.col.trainable"): v.trainable, t("weights.col.params"): v.params,
              t("weights.col.device"): v.device} for v in table.variables]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="weights.table",
-                 column_config=_counts())
+                 column_config=counted(t("weights.col.params")))
     st.caption(t("weights.table.stats"))   # a second table: all 14 columns do not fit 1280 px
     stats = [{t("weights.col.path"): v.path, **_stats_row(v.stats)} for v in table.variables]
     st.dataframe(pd.DataFrame(stats), hide_index=True, width="stretch",
