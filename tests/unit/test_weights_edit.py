@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from tfcore.errors import WeightsError
+from tfcore.messages import render
 from tfcore.model.build import build_model
 from tfcore.model.presets import get_preset
 from tfcore.weights.edit import add_constant, fill_slice, parse_slice, set_element
@@ -54,6 +57,10 @@ def test_bad_index_changes_nothing(mlp, index: str, why: str) -> None:
         set_element(mlp, "logits/kernel", index, 1)
     assert info.value.key == "errors.weights_bad_index"
     assert "(100, 10)" in info.value.message
+    # the reason is a text of its own: Chinese on the Chinese page, no English phrase inside
+    chinese = render(info.value.key, info.value.params, "zh")
+    assert chinese.startswith("索引") and not re.search(r"\b(axis|needs|integer|got)\b",
+                                                          chinese), chinese
     np.testing.assert_array_equal(before, variable_values(mlp, "logits/kernel"))
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tfcore.errors import WeightsError
+from tfcore.messages import Text
 from tfcore.weights.stats import TensorStats, tensor_stats
 from tfcore.weights.table import find_variable
 
@@ -31,14 +32,16 @@ class EditReport:
     after: TensorStats
 
 
-def _bad_index(text: str, shape: tuple[int, ...], why: str) -> WeightsError:
+def _bad_index(text: str, shape: tuple[int, ...], why: str, **params: Any) -> WeightsError:
+    """The refusal of ``text`` for ``shape``; ``why`` is the catalog key of the reason, with
+    ``params`` (a reason in the reader's language, not English inside a Chinese message)."""
     return WeightsError(key="errors.weights_bad_index",
-                        params={"index": text, "shape": str(shape), "why": why})
+                        params={"index": text, "shape": str(shape), "why": Text(why, params)})
 
 
 def _int(part: str, text: str, shape: tuple[int, ...]) -> int:
     if not _INT.match(part):
-        raise _bad_index(text, shape, f"{part!r} is not an integer")
+        raise _bad_index(text, shape, "errors.weights_why_not_int", part=part)
     return int(part)
 
 
@@ -51,11 +54,13 @@ def parse_index(text: str, shape: tuple[int, ...]) -> tuple[int, ...]:
     parts = [p.strip() for p in str(text).strip().strip("()[]").split(",")]
     parts = [p for p in parts if p]
     if len(parts) != len(shape):
-        raise _bad_index(text, shape, f"needs {len(shape)} integer(s), got {len(parts)}")
+        raise _bad_index(text, shape, "errors.weights_why_count", need=len(shape),
+                         got=len(parts))
     index = tuple(_int(p, text, shape) for p in parts)
     for axis, (i, size) in enumerate(zip(index, shape)):
         if not -size <= i < size:
-            raise _bad_index(text, shape, f"axis {axis} has size {size}, index {i}")
+            raise _bad_index(text, shape, "errors.weights_why_axis", axis=axis, size=size,
+                             i=i)
     return index
 
 
@@ -69,7 +74,7 @@ def parse_slice(text: str, shape: tuple[int, ...]) -> tuple[Any, ...]:
     raw = str(text).strip().strip("()[]")
     parts = [p.strip() for p in raw.split(",")] if raw else []
     if any(not p for p in parts):
-        raise _bad_index(text, shape, "empty part between commas")
+        raise _bad_index(text, shape, "errors.weights_why_empty_part")
     key: list[Any] = []
     for part in parts:
         if part == "...":
@@ -77,25 +82,25 @@ def parse_slice(text: str, shape: tuple[int, ...]) -> tuple[Any, ...]:
         elif ":" in part:
             pieces = [p.strip() for p in part.split(":")]
             if len(pieces) > 3:
-                raise _bad_index(text, shape, f"{part!r} has too many ':'")
+                raise _bad_index(text, shape, "errors.weights_why_colons", part=part)
             numbers = [None if not p else _int(p, text, shape) for p in pieces]
             if len(numbers) == 3 and numbers[2] == 0:
-                raise _bad_index(text, shape, "slice step cannot be 0")
+                raise _bad_index(text, shape, "errors.weights_why_zero_step")
             key.append(slice(*numbers))
         else:
             key.append(_int(part, text, shape))
     if key.count(Ellipsis) > 1:
-        raise _bad_index(text, shape, "only one '...' is allowed")
+        raise _bad_index(text, shape, "errors.weights_why_ellipsis")
     axes = len(key) - key.count(Ellipsis)
     if axes > len(shape):
-        raise _bad_index(text, shape, f"{axes} axes given, the tensor has {len(shape)}")
+        raise _bad_index(text, shape, "errors.weights_why_axes", axes=axes, ndim=len(shape))
     probe = np.zeros(shape, dtype=np.int8)
     try:
         selected = probe[tuple(key)]
     except IndexError as exc:
-        raise _bad_index(text, shape, str(exc)) from exc
+        raise _bad_index(text, shape, "errors.weights_why_outside") from exc
     if np.size(selected) == 0:
-        raise _bad_index(text, shape, "the slice selects no element")
+        raise _bad_index(text, shape, "errors.weights_why_selects_none")
     return tuple(key)
 
 
