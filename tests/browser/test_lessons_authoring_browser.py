@@ -79,7 +79,12 @@ def test_add_the_train_view_to_a_new_lesson_and_open_it_again(server: str, page,
     expander.locator("summary").click()
     wait_idle(page)
     open_button = expander.locator(".st-key-lessons-step-1-open button").filter(visible=True)
-    click_and_wait(page, open_button, page.get_by_text(EN["train.title"], exact=True).first)
+    # the Train page's heading (the title's words are on the Lessons page too: the step's
+    # title, the sidebar), confirmed: a run seen after the click may be the sidebar's
+    # periodic refresh, and a click lost meanwhile is done again
+    click_and_wait(page, open_button,
+                   page.get_by_role("heading", name=EN["train.title"], exact=True),
+                   confirm=True)
     page.wait_for_function(
         "name => location.pathname.endsWith('/train')"
         " && new URLSearchParams(location.search).get('lesson') === name"
