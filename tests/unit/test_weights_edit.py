@@ -71,6 +71,21 @@ def test_bad_slice_is_refused(text: str) -> None:
         parse_slice(text, (10, 10))
 
 
+@pytest.mark.parametrize("text, axis, size, index", [
+    ("5, 11", 1, 10, 11), ("-11, :", 0, 10, -11), ("..., 12", 1, 10, 12),
+    ("3, ..., 40", 2, 4, 40)])
+def test_a_slice_integer_outside_its_axis_is_named(text: str, axis: int, size: int,
+                                                    index: int) -> None:
+    """The refusal says which axis, its size and the integer (after '...' the parts count
+    from the last axis), in either language."""
+    shape = (10, 10) if text.count(",") < 2 else (10, 3, 4)
+    with pytest.raises(WeightsError) as info:
+        parse_slice(text, shape)
+    assert f"axis {axis} has size {size}, index {index}" in info.value.message
+    assert f"第 {axis} 轴的大小为 {size}，索引为 {index}" in render(
+        info.value.key, info.value.params, "zh")
+
+
 def test_bad_value_and_unknown_variable_change_nothing(mlp) -> None:
     before = variable_values(mlp, "dense/bias")
     with pytest.raises(WeightsError, match="finite number"):

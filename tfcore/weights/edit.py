@@ -39,6 +39,13 @@ def _bad_index(text: str, shape: tuple[int, ...], why: str, **params: Any) -> We
                         params={"index": text, "shape": str(shape), "why": Text(why, params)})
 
 
+def _check_axis(text: str, shape: tuple[int, ...], axis: int, i: int) -> None:
+    """Refuse integer ``i`` when it is outside axis ``axis`` of ``shape``."""
+    if not -shape[axis] <= i < shape[axis]:
+        raise _bad_index(text, shape, "errors.weights_why_axis", axis=axis, size=shape[axis],
+                         i=i)
+
+
 def _int(part: str, text: str, shape: tuple[int, ...]) -> int:
     if not _INT.match(part):
         raise _bad_index(text, shape, "errors.weights_why_not_int", part=part)
@@ -57,10 +64,8 @@ def parse_index(text: str, shape: tuple[int, ...]) -> tuple[int, ...]:
         raise _bad_index(text, shape, "errors.weights_why_count", need=len(shape),
                          got=len(parts))
     index = tuple(_int(p, text, shape) for p in parts)
-    for axis, (i, size) in enumerate(zip(index, shape)):
-        if not -size <= i < size:
-            raise _bad_index(text, shape, "errors.weights_why_axis", axis=axis, size=size,
-                             i=i)
+    for axis, i in enumerate(index):
+        _check_axis(text, shape, axis, i)
     return index
 
 
@@ -94,12 +99,11 @@ def parse_slice(text: str, shape: tuple[int, ...]) -> tuple[Any, ...]:
     axes = len(key) - key.count(Ellipsis)
     if axes > len(shape):
         raise _bad_index(text, shape, "errors.weights_why_axes", axes=axes, ndim=len(shape))
-    probe = np.zeros(shape, dtype=np.int8)
-    try:
-        selected = probe[tuple(key)]
-    except IndexError as exc:
-        raise _bad_index(text, shape, "errors.weights_why_outside") from exc
-    if np.size(selected) == 0:
+    ahead = key.index(Ellipsis) if Ellipsis in key else len(key)   # parts before '...'
+    for n, part in enumerate(key):      # after '...', a part counts from the last axis
+        if isinstance(part, int):
+            _check_axis(text, shape, n if n < ahead else len(shape) - len(key) + n, part)
+    if np.size(np.zeros(shape, dtype=np.int8)[tuple(key)]) == 0:
         raise _bad_index(text, shape, "errors.weights_why_selects_none")
     return tuple(key)
 
