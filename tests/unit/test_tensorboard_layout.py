@@ -7,6 +7,7 @@ final test evaluation is in ``test/``."""
 from __future__ import annotations
 
 import math
+import urllib.request
 
 import pytest
 
@@ -143,6 +144,10 @@ def test_tensorboard_lists_runs_by_name_with_their_sub_runs(tmp_path) -> None:
         graphs = fetch_json(f"{info.url}/data/plugin/graphs/info") or {}
         assert graphs["layout net/train"]["run_graph"]
         assert graphs["layout net/train"]["tags"]["keras"]["conceptual_graph"]
+        for query, node in (("", "MatMul"), ("&tag=keras&conceptual=true", "keras_class")):
+            with urllib.request.urlopen(f"{info.url}/data/plugin/graphs/graph?run=layout"
+                                        f"%20net/train{query}", timeout=60) as answer:
+                assert node in answer.read().decode()   # served by TensorBoard's TF stub
         assert "runFilter=%5Elayout%20net%28%2F%7C%24%29" in run_url(info, paths.root)
 
         later = _old_layout_run(root, "later net")        # added while TensorBoard runs

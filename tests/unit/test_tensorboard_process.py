@@ -77,6 +77,8 @@ def test_tensorboard_starts_answers_with_the_run_is_reused_and_stops(tmp_path) -
         again = open_tensorboard(root)                     # one per server: reused
         assert again.reused and again.pid == info.pid and again.port == info.port
         assert running_tensorboard() == info
+        maps = Path(f"/proc/{info.pid}/maps").read_text()     # on TensorBoard's TF stub
+        assert "libtensorflow" not in maps and "_pywrap_tensorflow" not in maps
 
         other = tmp_path / "other"
         _write_scalar_run(other, "run-b")
