@@ -217,6 +217,22 @@ def test_a_damaged_plane_file_is_a_located_warning_and_the_statistics_draw() -> 
     assert len(_one(at, "regions")) == SIZE * SIZE
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_unreadable_meta_file_is_located_and_nothing_claims_to_draw(lang: str) -> None:
+    """Without its meta.json nothing of the insides can be drawn: the warning names the
+    file and says so, not that the rest is drawn."""
+    run_dir = make_insight_run(_root(), RUN)
+    (insight_dir(run_dir) / "meta.json").write_text("{not json", encoding="utf-8")
+    at = _open("app_pages/train.py", lang)
+    assert_clean(at, lang)
+    text = catalog(lang)
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith(text["insight.unreadable"]) and "insight/meta.json" in w
+               for w in warnings), warnings
+    assert not any(text["insight.problem"] in w for w in warnings)
+    assert _data(at, "regions") == [] and _data(at, "bands") == []
+
+
 def test_a_run_without_insight_says_so_in_one_line() -> None:
     writer = RunWriter.create(_root(), {"name": "plain", "spec": {}, "training": {}}, RUN)
     writer.set_status(state="finished", pid=os.getpid(), step=5, epoch=1)

@@ -43,14 +43,16 @@ def _digest(*arrays: np.ndarray) -> str:
 
 
 def _problems(insight: Insight) -> None:
-    """Each located problem as one warning line; the rest still draws."""
+    """Each located problem as one warning line: the rest still draws, or, when the
+    recording's description (meta.json) cannot be read, nothing does and it says so."""
     if not insight.problems:
         return
     lines = [located_text(p) for p in insight.problems]
     if insight.skipped > len(insight.problems):
         lines.append(t("insight.skipped", count=insight.skipped))
     text = "\n".join(f"- {line}" for line in lines)
-    st.warning(f"{t('insight.problem')}\n\n{text}", icon=":material/warning:")
+    head = t("insight.problem") if insight.meta is not None else t("insight.unreadable")
+    st.warning(f"{head}\n\n{text}", icon=":material/warning:")
 
 
 def pair(style: InsightStyle) -> tuple:
