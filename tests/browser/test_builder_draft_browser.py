@@ -37,9 +37,9 @@ def test_a_layer_added_in_the_builder_survives_a_reload(server: str, page) -> No
     nav = page.locator("[data-testid='stSidebarNav']")
     main = page.get_by_test_id("stMainBlockContainer")
     click_and_wait(page, nav.get_by_text(EN["nav.train"], exact=True),
-                   main.get_by_text(EN["train.title"], exact=True).first)
+                   main.get_by_text(EN["train.title"], exact=True).first, confirm=True)
     click_and_wait(page, nav.get_by_text(EN["nav.builder"], exact=True),
-                   main.get_by_text(EN["builder.title"], exact=True).first)
+                   main.get_by_text(EN["builder.title"], exact=True).first, confirm=True)
     expect(canvas).to_be_checked(timeout=TIMEOUT_MS)      # the editor choice came back
     forms = mode.get_by_text(EN["canvas.mode.forms"], exact=True)
     click_and_wait(page, forms, page.get_by_text(ADDED, exact=True))

@@ -11,6 +11,7 @@ from pathlib import Path
 from tests.browser.conftest import (
     CHART,
     TIMEOUT_MS,
+    click_and_wait,
     click_button,
     fill_and_wait,
     settle,
@@ -159,10 +160,12 @@ def test_form_survives_a_page_switch_and_a_reload_attaches_to_the_run(server: st
     fill_and_wait(page, _number(page, EN["train.batch_size"]), 32)
 
     nav = page.locator("[data-testid='stSidebarNav']")
-    nav.get_by_role("link", name=EN["nav.home"], exact=True).click()
-    settle(page, EN["home.recent"])
-    nav.get_by_role("link", name=EN["nav.train"], exact=True).click()
-    settle(page, EN["train.title"])
+    heading = page.get_by_role("heading", name=EN["train.title"], exact=True)  # not the menu's
+    click_and_wait(page, nav.get_by_role("link", name=EN["nav.home"], exact=True),
+                   page.get_by_role("heading", name=EN["home.recent"], exact=True),
+                   confirm=True)
+    click_and_wait(page, nav.get_by_role("link", name=EN["nav.train"], exact=True), heading,
+                   confirm=True)
     _assert_shows(page, EN["picker.preset"], cnn)
     assert _number(page, EN["train.epochs"]).input_value() == "7"
     assert _number(page, EN["train.batch_size"]).input_value() == "32"
